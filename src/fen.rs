@@ -1,0 +1,395 @@
+//! FEN and X-FEN / Shredder-FEN reading and writing, with errors that say what is wrong.
+
+use crate::piece::{Color, Kind, Piece};
+use crate::position::{rights, Position};
+use crate::square::Square;
+use std::fmt;
+
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Everything that can be wrong with a FEN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Fewer than 4 or more than 6 space-separated fields.
+    FieldCount(usize),
+    /// The placement field does not have 8 ranks.
+    RankCount(usize),
+    BadPieceLetter(char),
+    /// A rank (8 = first in the FEN) describes more than 8 squares.
+    RankTooLong(u8),
+    /// A rank describes fewer than 8 squares.
+    RankTooShort(u8),
+    MissingKing(Color),
+    TooManyKings(Color),
+    TooManyPieces(Color),
+    PawnOnBackRank(Square),
+    BadSideToMove(String),
+    BadCastling(String),
+    /// A castling right whose king or rook is not where it must be.
+    CastlingContradictsPieces(char),
+    BadEnPassant(String),
+    ImpossibleEnPassant(Square),
+    BadHalfmoveClock(String),
+    BadFullmoveNumber(String),
+    /// The side that just moved left its king in check.
+    OpponentInCheck,
+    /// More checkers than any legal sequence of moves can produce.
+    ImpossibleCheck,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::FieldCount(n) => write!(f, "expected 4 to 6 fields, found {n}"),
+            FenError::RankCount(n) => write!(f, "expected 8 ranks, found {n}"),
+            FenError::BadPieceLetter(c) => write!(f, "bad piece letter '{c}'"),
+            FenError::RankTooLong(r) => write!(f, "rank {r} has more than 8 squares"),
+            FenError::RankTooShort(r) => write!(f, "rank {r} has fewer than 8 squares"),
+            FenError::MissingKing(c) => write!(f, "no {} king", color_name(*c)),
+            FenError::TooManyKings(c) => write!(f, "more than one {} king", color_name(*c)),
+            FenError::TooManyPieces(c) => write!(f, "more than 16 {} pieces", color_name(*c)),
+            FenError::PawnOnBackRank(s) => write!(f, "pawn on {s}, a first or last rank square"),
+            FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', found '{s}'"),
+            FenError::BadCastling(s) => write!(f, "bad castling field '{s}'"),
+            FenError::CastlingContradictsPieces(c) => {
+                write!(f, "castling right '{c}' has no king and rook in place for it")
+            }
+            FenError::BadEnPassant(s) => write!(f, "bad en passant field '{s}'"),
+            FenError::ImpossibleEnPassant(s) => write!(f, "en passant square {s} cannot follow a double pawn push"),
+            FenError::BadHalfmoveClock(s) => write!(f, "bad halfmove clock '{s}'"),
+            FenError::BadFullmoveNumber(s) => write!(f, "bad fullmove number '{s}'"),
+            FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
+            FenError::ImpossibleCheck => write!(f, "the side to move is in check by more than two pieces"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+impl Position {
+    /// Reads a FEN (or X-FEN / Shredder-FEN). The two counters may be left out.
+    /// Castling follows standard rules unless the castling field uses file letters.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(fen, false)
+    }
+
+    /// Reads a FEN; with `chess960`, `KQkq` mean the outermost rooks and castling is
+    /// written king-takes-rook.
+    pub fn from_fen_with(fen: &str, chess960: bool) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if !(4..=6).contains(&fields.len()) {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let mut pos = Position::empty();
+        pos.chess960 = chess960;
+        parse_placement(&mut pos, fields[0])?;
+        pos.side = match fields[1] {
+            "w" | "W" => Color::White,
+            "b" | "B" => Color::Black,
+            other => return Err(FenError::BadSideToMove(other.to_string())),
+        };
+        parse_castling(&mut pos, fields[2])?;
+        parse_en_passant(&mut pos, fields[3])?;
+        if let Some(h) = fields.get(4) {
+            pos.halfmove = h.parse().map_err(|_| FenError::BadHalfmoveClock(h.to_string()))?;
+        }
+        if let Some(n) = fields.get(5) {
+            let n: u16 = n.parse().map_err(|_| FenError::BadFullmoveNumber(n.to_string()))?;
+            pos.fullmove = n.max(1);
+        }
+        let (key, pawn_key, psq) = pos.recompute_key();
+        pos.key = key;
+        pos.pawn_key = pawn_key;
+        pos.psq = psq;
+        if pos.is_attacked(pos.king(pos.side.flip()), pos.side) {
+            return Err(FenError::OpponentInCheck);
+        }
+        if pos.checkers().count() > 2 {
+            return Err(FenError::ImpossibleCheck);
+        }
+        Ok(pos)
+    }
+
+    /// Writes the position as FEN; Chess960 castling uses X-FEN letters for inner rooks.
+    pub fn to_fen(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                let p = self.piece_at(Square::from_coords(file, rank));
+                if p.is_none() {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                out.push(p.letter());
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push_str(if self.side == Color::White { " w " } else { " b " });
+        out.push_str(&self.castling_text());
+        match self.en_passant {
+            Some(ep) => out.push_str(&format!(" {ep}")),
+            None => out.push_str(" -"),
+        }
+        out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        out
+    }
+
+    fn castling_text(&self) -> String {
+        let mut s = String::new();
+        for (right, color) in [
+            (rights::WHITE_KING_SIDE, Color::White),
+            (rights::WHITE_QUEEN_SIDE, Color::White),
+            (rights::BLACK_KING_SIDE, Color::Black),
+            (rights::BLACK_QUEEN_SIDE, Color::Black),
+        ] {
+            let Some(rook) = self.castle_rook(right) else { continue };
+            let king_side = right & (rights::WHITE_KING_SIDE | rights::BLACK_KING_SIDE) != 0;
+            let letter = if self.outermost_rook(color, king_side) == Some(rook) {
+                if king_side { 'k' } else { 'q' }
+            } else {
+                (b'a' + rook.file()) as char
+            };
+            s.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
+    }
+
+    /// The rook of `color` furthest from its king on the back rank, on the given side.
+    fn outermost_rook(&self, color: Color, king_side: bool) -> Option<Square> {
+        let king = self.king(color);
+        let rook = Piece::new(color, Kind::Rook);
+        let files: Vec<u8> = if king_side { (king.file() + 1..8).rev().collect() } else { (0..king.file()).collect() };
+        files.into_iter().map(|f| Square::from_coords(f, king.rank())).find(|&s| self.piece_at(s) == rook)
+    }
+}
+
+fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
+    let ranks: Vec<&str> = field.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::RankCount(ranks.len()));
+    }
+    let mut kings = [0; 2];
+    for (row, text) in ranks.iter().enumerate() {
+        let rank = 7 - row as u8;
+        let mut file: u8 = 0;
+        for c in text.chars() {
+            if let Some(d) = c.to_digit(10) {
+                if d == 0 || d > 8 {
+                    return Err(FenError::BadPieceLetter(c));
+                }
+                file += d as u8;
+                if file > 8 {
+                    return Err(FenError::RankTooLong(rank + 1));
+                }
+                continue;
+            }
+            let piece = Piece::from_letter(c).ok_or(FenError::BadPieceLetter(c))?;
+            if file >= 8 {
+                return Err(FenError::RankTooLong(rank + 1));
+            }
+            let sq = Square::from_coords(file, rank);
+            let color = piece.color();
+            if piece.is_pawn() && (rank == 0 || rank == 7) {
+                return Err(FenError::PawnOnBackRank(sq));
+            }
+            if pos.count[color.index()] >= 16 {
+                return Err(FenError::TooManyPieces(color));
+            }
+            if piece.is_king() {
+                kings[color.index()] += 1;
+                if kings[color.index()] > 1 {
+                    return Err(FenError::TooManyKings(color));
+                }
+            }
+            pos.put_piece(piece, sq);
+            file += 1;
+        }
+        if file < 8 {
+            return Err(FenError::RankTooShort(rank + 1));
+        }
+    }
+    for color in [Color::White, Color::Black] {
+        if kings[color.index()] == 0 {
+            return Err(FenError::MissingKing(color));
+        }
+        // The king goes first in its list: swap it into slot 0.
+        let c = color.index();
+        let king_slot = (0..pos.count[c] as usize)
+            .find(|&i| pos.board[pos.list[c][i].index()].is_king())
+            .ok_or(FenError::MissingKing(color))?;
+        pos.list[c].swap(0, king_slot);
+        let (a, b) = (pos.list[c][0], pos.list[c][king_slot]);
+        pos.list_index[a.index()] = 0;
+        pos.list_index[b.index()] = king_slot as u8;
+    }
+    Ok(())
+}
+
+fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    if field.is_empty() || field.len() > 4 {
+        return Err(FenError::BadCastling(field.to_string()));
+    }
+    for c in field.chars() {
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let king = pos.king(color);
+        let back_rank = if color == Color::White { 0 } else { 7 };
+        if king.rank() != back_rank {
+            return Err(FenError::CastlingContradictsPieces(c));
+        }
+        let rook_piece = Piece::new(color, Kind::Rook);
+        let rook = match c.to_ascii_lowercase() {
+            'k' | 'q' => {
+                let king_side = c.eq_ignore_ascii_case(&'k');
+                let rook = pos.outermost_rook(color, king_side).ok_or(FenError::CastlingContradictsPieces(c))?;
+                if !pos.chess960 && (king.file() != 4 || rook.file() != if king_side { 7 } else { 0 }) {
+                    return Err(FenError::CastlingContradictsPieces(c));
+                }
+                rook
+            }
+            f @ 'a'..='h' => {
+                pos.chess960 = true;
+                let sq = Square::from_coords(f as u8 - b'a', back_rank);
+                if pos.piece_at(sq) != rook_piece || sq == king {
+                    return Err(FenError::CastlingContradictsPieces(c));
+                }
+                sq
+            }
+            _ => return Err(FenError::BadCastling(field.to_string())),
+        };
+        let king_side = rook.file() > king.file();
+        let right = match (color, king_side) {
+            (Color::White, true) => rights::WHITE_KING_SIDE,
+            (Color::White, false) => rights::WHITE_QUEEN_SIDE,
+            (Color::Black, true) => rights::BLACK_KING_SIDE,
+            (Color::Black, false) => rights::BLACK_QUEEN_SIDE,
+        };
+        if pos.castling & right != 0 {
+            return Err(FenError::BadCastling(field.to_string()));
+        }
+        pos.castling |= right;
+        pos.castle_rook[right.trailing_zeros() as usize] = rook;
+        pos.castle_keep[king.index()] &= !rights::of(color);
+        pos.castle_keep[rook.index()] &= !right;
+    }
+    Ok(())
+}
+
+fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    let ep: Square = field.parse().map_err(|_| FenError::BadEnPassant(field.to_string()))?;
+    let us = pos.side;
+    let them = us.flip();
+    let expected_rank = if us == Color::White { 5 } else { 2 };
+    let pushed = ep.offset(-us.forward());
+    let origin = ep.offset(us.forward());
+    let valid = ep.rank() == expected_rank
+        && pos.piece_at(ep).is_none()
+        && pushed.is_some_and(|s| pos.piece_at(s) == Piece::new(them, Kind::Pawn))
+        && origin.is_some_and(|s| pos.piece_at(s).is_none());
+    if !valid {
+        return Err(FenError::ImpossibleEnPassant(ep));
+    }
+    // Keep the square only when a pawn can take, as `make` does, so keys agree.
+    let our_pawn = Piece::new(us, Kind::Pawn);
+    let pushed = pushed.unwrap_or(ep);
+    let can_take = [1, -1].iter().any(|&d| pushed.offset(d).is_some_and(|s| pos.piece_at(s) == our_pawn));
+    if can_take {
+        pos.en_passant = Some(ep);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(fen: &str) -> FenError {
+        Position::from_fen(fen).expect_err(fen)
+    }
+
+    #[test]
+    fn round_trips() {
+        for fen in [
+            STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            assert_eq!(Position::from_fen(fen).unwrap().to_fen(), fen);
+        }
+    }
+
+    #[test]
+    fn counters_are_optional() {
+        let p = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").unwrap();
+        assert_eq!((p.halfmove_clock(), p.fullmove_number()), (0, 1));
+    }
+
+    #[test]
+    fn each_bad_fen_names_its_fault() {
+        use FenError::*;
+        assert_eq!(err("8/8/8 w - -  0 1 x"), FieldCount(7));
+        assert_eq!(err("4k3/8/8/8/8/8/8 w - - 0 1"), RankCount(7));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2X w - - 0 1"), BadPieceLetter('X'));
+        assert_eq!(err("4k3/9/8/8/8/8/8/4K3 w - - 0 1"), BadPieceLetter('9'));
+        assert_eq!(err("4k4/8/8/8/8/8/8/4K3 w - - 0 1"), RankTooLong(8));
+        assert_eq!(err("4k2/8/8/8/8/8/8/4K3 w - - 0 1"), RankTooShort(8));
+        assert_eq!(err("8/8/8/8/8/8/8/4K3 w - - 0 1"), MissingKing(Color::Black));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"), TooManyKings(Color::White));
+        assert_eq!(err("4k2P/8/8/8/8/8/8/4K3 w - - 0 1"), PawnOnBackRank("h8".parse().unwrap()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 x - - 0 1"), BadSideToMove("x".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 w KX - 0 1"), CastlingContradictsPieces('K'));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w Kx - 0 1"), BadCastling("Kx".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - e9 0 1"), BadEnPassant("e9".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - e6 0 1"), ImpossibleEnPassant("e6".parse().unwrap()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - - x 1"), BadHalfmoveClock("x".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - - 0 y"), BadFullmoveNumber("y".into()));
+        assert_eq!(err("4k2R/8/8/8/8/8/8/4K3 w - - 0 1"), OpponentInCheck);
+        assert_eq!(err("4k3/8/8/8/8/8/8/3K3R w K - 0 1"), CastlingContradictsPieces('K'));
+        assert_eq!(
+            err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"),
+            RankCount(9)
+        );
+        assert_eq!(err("QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K6k w - - 0 1"), TooManyPieces(Color::White));
+    }
+
+    #[test]
+    fn chess960_castling_fields() {
+        // Shredder-FEN letters imply Chess960.
+        let p = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+        assert!(p.is_chess960());
+        assert_eq!(p.castle_rook(rights::WHITE_KING_SIDE), Some("h1".parse().unwrap()));
+        assert_eq!(p.castle_rook(rights::WHITE_QUEEN_SIDE), Some("f1".parse().unwrap()));
+        // X-FEN: K means the outermost rook; an inner rook gets its file letter back on output.
+        let x = Position::from_fen_with("4r3/3k4/8/8/8/8/6PP/qR1K1R2 w KQ - 0 1", true).unwrap();
+        assert_eq!(x.castle_rook(rights::WHITE_KING_SIDE), Some("f1".parse().unwrap()));
+        assert_eq!(x.castle_rook(rights::WHITE_QUEEN_SIDE), Some("b1".parse().unwrap()));
+        let inner = Position::from_fen("1r2k1r1/8/8/8/8/8/8/RR2K2R w Bg - 0 1").unwrap();
+        assert!(inner.to_fen().contains(" Bk "), "{}", inner.to_fen());
+    }
+}

@@ -1,0 +1,27 @@
+//! ox88: a UCI chess engine on a 0x88 board with table-based attack detection.
+//!
+//! Layout follows one module per concern: squares and pieces, the compile-time attack and
+//! direction tables, the position with make/unmake, FEN, attack detection, legal move
+//! generation, the independent 10x12 mailbox reference, and perft.
+
+pub mod attacks;
+pub mod bench;
+pub mod cli;
+pub mod fen;
+pub mod movegen;
+pub mod mv;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod psqt;
+pub mod square;
+pub mod tables;
+pub mod uci;
+pub mod zobrist;
+
+pub use fen::FenError;
+pub use movegen::MoveError;
+pub use mv::{Move, MoveList};
+pub use piece::{Color, Kind, Piece};
+pub use position::Position;
+pub use square::Square;

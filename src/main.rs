@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(ox88::cli::run(std::env::args().collect()));
+}

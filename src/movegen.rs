@@ -1,0 +1,354 @@
+//! Legal move generation.
+//!
+//! One pass over the enemy pieces ([`Position::threats`]) finds the checkers and the pinned
+//! pieces; then every generated move is legal by construction:
+//! - a pinned piece only moves along its pin line (its step from the king is the pin step);
+//! - in single check, other pieces must capture the checker or land between it and the king;
+//! - the king never steps onto an attacked square (tested with the king lifted, so it does
+//!   not hide in its own shadow on a checking line);
+//! - en passant, which can expose the king along the rank, is made and tested;
+//! - castling, in Chess960 generality, checks the squares between and the king's path.
+
+use crate::attacks::Threats;
+use crate::mv::{Move, MoveList};
+use crate::piece::{Color, Kind, Piece};
+use crate::position::{rights, Position};
+use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
+use crate::tables::{delta_index, STEP};
+
+const PROMOTIONS: [Kind; 4] = [Kind::Queen, Kind::Knight, Kind::Rook, Kind::Bishop];
+
+/// Bit set over the 128 0x88 indices: the squares a non-king move may land on.
+type Targets = u128;
+const ALL_TARGETS: Targets = !0;
+
+impl Position {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<false>(&mut list);
+        list
+    }
+
+    /// Legal captures and promotions only (for quiescence search).
+    pub fn legal_tactical_moves(&self) -> MoveList {
+        let mut tactical = MoveList::new();
+        self.generate::<true>(&mut tactical);
+        tactical
+    }
+
+    /// Fills `list` with legal moves; with `TACTICAL`, only captures and promotions.
+    pub fn generate<const TACTICAL: bool>(&self, list: &mut MoveList) {
+        let threats = self.threats();
+        let us = self.side;
+        let king = self.king(us);
+        self.king_moves::<TACTICAL>(king, list);
+        let targets = match threats.checkers.count() {
+            0 => {
+                if !TACTICAL {
+                    self.castling_moves(king, list);
+                }
+                ALL_TARGETS
+            }
+            1 => {
+                let (checker, step) = threats.checkers.first().unwrap_or((king, 0));
+                evasion_targets(king, checker, step, self.board[checker.index()])
+            }
+            _ => return,
+        };
+        self.piece_moves::<TACTICAL>(&threats, targets, list);
+    }
+
+    fn piece_moves<const TACTICAL: bool>(&self, threats: &Threats, targets: Targets, list: &mut MoveList) {
+        let us = self.side;
+        let king = self.king(us);
+        let pieces = self.pieces(us);
+        for (slot, &from) in pieces.iter().enumerate().skip(1) {
+            let pin = threats.pin_step[slot];
+            let piece = self.board[from.index()];
+            match piece.kind() {
+                Kind::Pawn => self.pawn_moves::<TACTICAL>(from, pin, king, targets, list),
+                Kind::Knight => {
+                    if pin == 0 {
+                        self.leaper_moves::<TACTICAL>(from, &KNIGHT_STEPS, targets, list);
+                    }
+                }
+                Kind::Bishop => self.slider_moves::<TACTICAL>(from, &BISHOP_STEPS, pin, targets, list),
+                Kind::Rook => self.slider_moves::<TACTICAL>(from, &ROOK_STEPS, pin, targets, list),
+                Kind::Queen => {
+                    self.slider_moves::<TACTICAL>(from, &BISHOP_STEPS, pin, targets, list);
+                    self.slider_moves::<TACTICAL>(from, &ROOK_STEPS, pin, targets, list);
+                }
+                Kind::King => {}
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn leaper_moves<const TACTICAL: bool>(&self, from: Square, steps: &[Step; 8], targets: Targets, list: &mut MoveList) {
+        let them = self.side.flip();
+        for &d in steps {
+            let to = from.raw().wrapping_add(d as u8);
+            if to & 0x88 != 0 || targets >> to & 1 == 0 {
+                continue;
+            }
+            let target = self.board[to as usize];
+            let to = Square::from_index_unchecked(to);
+            if target.is_none() {
+                if !TACTICAL {
+                    list.push(Move::quiet(from, to));
+                }
+            } else if target.is_color(them) {
+                list.push(Move::capture(from, to));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn slider_moves<const TACTICAL: bool>(
+        &self,
+        from: Square,
+        steps: &[Step; 4],
+        pin: Step,
+        targets: Targets,
+        list: &mut MoveList,
+    ) {
+        let them = self.side.flip();
+        for &d in steps {
+            if pin != 0 && d != pin && d != -pin {
+                continue;
+            }
+            let mut to = from.raw().wrapping_add(d as u8);
+            while to & 0x88 == 0 {
+                let target = self.board[to as usize];
+                let on_target = targets >> to & 1 != 0;
+                let sq = Square::from_index_unchecked(to);
+                if target.is_none() {
+                    if !TACTICAL && on_target {
+                        list.push(Move::quiet(from, sq));
+                    }
+                } else {
+                    if on_target && target.is_color(them) {
+                        list.push(Move::capture(from, sq));
+                    }
+                    break;
+                }
+                to = to.wrapping_add(d as u8);
+            }
+        }
+    }
+
+    fn pawn_moves<const TACTICAL: bool>(&self, from: Square, pin: Step, king: Square, targets: Targets, list: &mut MoveList) {
+        let us = self.side;
+        let them = us.flip();
+        let forward = us.forward();
+        let promoting = from.rank() == if us == Color::White { 6 } else { 1 };
+        let allowed = |to: u8| targets >> to & 1 != 0 && (pin == 0 || STEP[delta_index(king, Square::from_index_unchecked(to))] == pin);
+
+        let push = from.raw().wrapping_add(forward as u8);
+        if self.board[push as usize].is_none() {
+            if allowed(push) {
+                let to = Square::from_index_unchecked(push);
+                if promoting {
+                    for kind in PROMOTIONS {
+                        list.push(Move::promotion(from, to, kind, false));
+                    }
+                } else if !TACTICAL {
+                    list.push(Move::quiet(from, to));
+                }
+            }
+            let start_rank = if us == Color::White { 1 } else { 6 };
+            if !TACTICAL && from.rank() == start_rank {
+                let double = push.wrapping_add(forward as u8);
+                if self.board[double as usize].is_none() && allowed(double) {
+                    list.push(Move::double_push(from, Square::from_index_unchecked(double)));
+                }
+            }
+        }
+        for side_step in [-1i8, 1] {
+            let to = push.wrapping_add(side_step as u8);
+            if to & 0x88 != 0 {
+                continue;
+            }
+            let target = self.board[to as usize];
+            let sq = Square::from_index_unchecked(to);
+            if target.is_color(them) {
+                if allowed(to) {
+                    if promoting {
+                        for kind in PROMOTIONS {
+                            list.push(Move::promotion(from, sq, kind, true));
+                        }
+                    } else {
+                        list.push(Move::capture(from, sq));
+                    }
+                }
+            } else if self.en_passant == Some(sq) {
+                let m = Move::en_passant(from, sq);
+                if self.en_passant_is_legal(m) {
+                    list.push(m);
+                }
+            }
+        }
+    }
+
+    /// En passant removes two pieces from a line at once; make it on the board and look.
+    fn en_passant_is_legal(&self, m: Move) -> bool {
+        let us = self.side;
+        let captured = Square::from_index_unchecked((m.to().raw() as i8 - us.forward()) as u8);
+        let mut board = self.clone();
+        let pawn = board.board[m.from().index()];
+        board.board[m.from().index()] = Piece::NONE;
+        board.board[captured.index()] = Piece::NONE;
+        board.board[m.to().index()] = pawn;
+        !board.is_attacked(self.king(us), us.flip())
+    }
+
+    fn king_moves<const TACTICAL: bool>(&self, king: Square, list: &mut MoveList) {
+        let us = self.side;
+        let them = us.flip();
+        for d in KING_STEPS {
+            let to = king.raw().wrapping_add(d as u8);
+            if to & 0x88 != 0 {
+                continue;
+            }
+            let target = self.board[to as usize];
+            if target.is_color(us) || (TACTICAL && target.is_none()) {
+                continue;
+            }
+            let sq = Square::from_index_unchecked(to);
+            if self.is_attacked_through(sq, them, king, king) {
+                continue;
+            }
+            list.push(if target.is_none() { Move::quiet(king, sq) } else { Move::capture(king, sq) });
+        }
+    }
+
+    fn castling_moves(&self, king: Square, list: &mut MoveList) {
+        let us = self.side;
+        let (king_side, queen_side) = match us {
+            Color::White => (rights::WHITE_KING_SIDE, rights::WHITE_QUEEN_SIDE),
+            Color::Black => (rights::BLACK_KING_SIDE, rights::BLACK_QUEEN_SIDE),
+        };
+        for right in [king_side, queen_side] {
+            let Some(rook) = self.castle_rook(right) else { continue };
+            let m = Move::castle(king, rook);
+            if self.castling_is_legal(m) {
+                list.push(m);
+            }
+        }
+    }
+
+    /// Squares between king, rook and their targets empty (but for king and rook); the king's
+    /// path not attacked with both lifted (a lifted rook may have shielded the path).
+    fn castling_is_legal(&self, m: Move) -> bool {
+        let (king, rook) = (m.from(), m.to());
+        let (king_to, rook_to) = (m.castle_king_target(), m.castle_rook_target());
+        let files = [king.file(), rook.file(), king_to.file(), rook_to.file()];
+        let (lo, hi) = (files.iter().min().copied().unwrap_or(0), files.iter().max().copied().unwrap_or(7));
+        let rank = king.rank();
+        for f in lo..=hi {
+            let sq = Square::from_coords(f, rank);
+            if sq != king && sq != rook && self.piece_at(sq).is_some() {
+                return false;
+            }
+        }
+        let them = self.side.flip();
+        let (a, b) = (king.file().min(king_to.file()), king.file().max(king_to.file()));
+        (a..=b).all(|f| !self.is_attacked_through(Square::from_coords(f, rank), them, king, rook))
+    }
+
+    /// The legal move whose UCI text is `text` (castling as `e1g1`, or `e1h1` in Chess960
+    /// mode; promotion letters in either case).
+    pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveError> {
+        let lower = text.to_ascii_lowercase();
+        if !(4..=5).contains(&lower.len()) || !lower.is_ascii() {
+            return Err(MoveError::Malformed(text.to_string()));
+        }
+        let from: Square = lower[0..2].parse().map_err(|_| MoveError::Malformed(text.to_string()))?;
+        let to: Square = lower[2..4].parse().map_err(|_| MoveError::Malformed(text.to_string()))?;
+        let promotion = match lower.as_bytes().get(4) {
+            None => None,
+            Some(&c) => match Kind::from_letter(c as char) {
+                Some(k @ (Kind::Knight | Kind::Bishop | Kind::Rook | Kind::Queen)) => Some(k),
+                _ => return Err(MoveError::Malformed(text.to_string())),
+            },
+        };
+        let _ = (from, to);
+        self.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.to_uci(self.chess960) == lower && m.promotion_kind() == promotion)
+            .ok_or_else(|| MoveError::Illegal(text.to_string()))
+    }
+}
+
+/// Squares where a non-king piece ends a single check: the checker's square, and for a
+/// slider the squares between it and the king.
+fn evasion_targets(king: Square, checker: Square, step: Step, piece: Piece) -> Targets {
+    let mut targets: Targets = 1 << checker.raw();
+    if piece.is_slider() {
+        let mut sq = king.raw().wrapping_add(step as u8);
+        while sq != checker.raw() {
+            targets |= 1 << sq;
+            sq = sq.wrapping_add(step as u8);
+        }
+    }
+    targets
+}
+
+/// A move string that is not a legal move here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not of the form `e2e4` / `e7e8q`.
+    Malformed(String),
+    /// Well formed, but not legal in the position.
+    Illegal(String),
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::Malformed(s) => write!(f, "malformed move '{s}'"),
+            MoveError::Illegal(s) => write!(f, "illegal move '{s}'"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(fen: &str) -> Vec<String> {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut v: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci(pos.is_chess960())).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn start_position_has_twenty_moves() {
+        assert_eq!(moves(crate::fen::STARTPOS).len(), 20);
+    }
+
+    #[test]
+    fn en_passant_horizontal_pin() {
+        // Taking e.p. would leave the white king on a5 in check from the rook on h5.
+        let m = moves("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1");
+        assert!(!m.contains(&"b5c6".to_string()), "{m:?}");
+    }
+
+    #[test]
+    fn parses_moves_against_the_legal_list() {
+        let pos = Position::startpos();
+        assert_eq!(pos.parse_uci_move("e2e4").unwrap().to_string(), "e2e4");
+        assert_eq!(pos.parse_uci_move("e2e5"), Err(MoveError::Illegal("e2e5".into())));
+        assert_eq!(pos.parse_uci_move("e2"), Err(MoveError::Malformed("e2".into())));
+        assert_eq!(pos.parse_uci_move("é2e4"), Err(MoveError::Malformed("é2e4".into())));
+        let promo = Position::from_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1").unwrap();
+        assert!(promo.parse_uci_move("a7a8Q").is_ok());
+        assert!(promo.parse_uci_move("a7a8k").is_err());
+        assert!(promo.parse_uci_move("a7a8").is_err());
+    }
+}

@@ -1,0 +1,514 @@
+//! The position: a 0x88 board with piece lists, and incremental make/unmake.
+//!
+//! Besides the 128-entry board, each colour keeps a piece list (king first), as Fruit 2.1
+//! does, so attack detection can visit the at most 16 enemy pieces and ask the attack table
+//! about each instead of scanning rays. `list_index` maps a square back to its list slot.
+
+use crate::mv::Move;
+use crate::piece::{Color, Kind, Piece};
+use crate::psqt::{self, Score};
+use crate::square::Square;
+use crate::zobrist::{piece_key, KEYS};
+
+/// Castling right bits, in the order of [`Position::castle_rook`]'s slots.
+pub mod rights {
+    pub const WHITE_KING_SIDE: u8 = 1;
+    pub const WHITE_QUEEN_SIDE: u8 = 2;
+    pub const BLACK_KING_SIDE: u8 = 4;
+    pub const BLACK_QUEEN_SIDE: u8 = 8;
+    pub const ALL: u8 = 15;
+    /// The two rights of a colour.
+    pub const fn of(color: crate::piece::Color) -> u8 {
+        match color {
+            crate::piece::Color::White => WHITE_KING_SIDE | WHITE_QUEEN_SIDE,
+            crate::piece::Color::Black => BLACK_KING_SIDE | BLACK_QUEEN_SIDE,
+        }
+    }
+}
+
+/// What [`Position::unmake`] needs to restore, beyond the move itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    captured: Piece,
+    captured_slot: u8,
+    castling: u8,
+    en_passant: Option<Square>,
+    halfmove: u16,
+    key: u64,
+    pawn_key: u64,
+    psq: Score,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) board: [Piece; 128],
+    pub(crate) list: [[Square; 16]; 2],
+    pub(crate) count: [u8; 2],
+    pub(crate) list_index: [u8; 128],
+    pub(crate) side: Color,
+    pub(crate) castling: u8,
+    /// Rook start square for each castling right (slot = bit index of the right).
+    pub(crate) castle_rook: [Square; 4],
+    /// Rights kept when a piece moves from or to a square.
+    pub(crate) castle_keep: [u8; 128],
+    pub(crate) en_passant: Option<Square>,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
+    pub(crate) key: u64,
+    pub(crate) pawn_key: u64,
+    pub(crate) psq: Score,
+    pub(crate) piece_count: [u8; 12],
+    pub(crate) chess960: bool,
+}
+
+impl Position {
+    /// An empty board, White to move; the FEN parser fills it.
+    pub(crate) fn empty() -> Position {
+        Position {
+            board: [Piece::NONE; 128],
+            list: [[Square::from_index_unchecked(0); 16]; 2],
+            count: [0; 2],
+            list_index: [0; 128],
+            side: Color::White,
+            castling: 0,
+            castle_rook: [Square::from_index_unchecked(0); 4],
+            castle_keep: [rights::ALL; 128],
+            en_passant: None,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            pawn_key: 0,
+            psq: Score::default(),
+            piece_count: [0; 12],
+            chess960: false,
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(crate::fen::STARTPOS).expect("the start position FEN is valid")
+    }
+
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        self.list[color.index()][0]
+    }
+    /// The squares of a colour's pieces, king first.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color) -> &[Square] {
+        &self.list[color.index()][..self.count[color.index()] as usize]
+    }
+    #[inline(always)]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+    #[inline(always)]
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+    /// Rook start square of a castling right (a bit of [`rights`]).
+    pub fn castle_rook(&self, right: u8) -> Option<Square> {
+        if self.castling & right != 0 {
+            Some(self.castle_rook[right.trailing_zeros() as usize])
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+    /// Material plus piece-square score, White's point of view.
+    #[inline(always)]
+    pub fn psq(&self) -> Score {
+        self.psq
+    }
+    /// How many of `piece` are on the board.
+    #[inline(always)]
+    pub fn count_of(&self, piece: Piece) -> u32 {
+        self.piece_count[piece.index()] as u32
+    }
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+    /// Switches how castling is written and read in UCI text (king takes rook when on).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    // --- piece placement, keeping board, lists, keys and scores in step ---
+
+    #[inline(always)]
+    fn hash_piece(&mut self, piece: Piece, sq: Square) {
+        let k = piece_key(piece, sq);
+        self.key ^= k;
+        if piece.is_pawn() {
+            self.pawn_key ^= k;
+        }
+    }
+
+    /// Puts `piece` on the empty square `sq`, appending it to its list.
+    pub(crate) fn put_piece(&mut self, piece: Piece, sq: Square) {
+        let c = piece.color().index();
+        let slot = self.count[c] as usize;
+        self.board[sq.index()] = piece;
+        self.list[c][slot] = sq;
+        self.list_index[sq.index()] = slot as u8;
+        self.count[c] += 1;
+        self.piece_count[piece.index()] += 1;
+        self.hash_piece(piece, sq);
+        self.psq += psqt::value(piece, sq);
+    }
+
+    /// Removes the piece on `sq`; the list's last entry fills the hole. Returns the slot.
+    #[inline(always)]
+    fn remove_piece(&mut self, sq: Square) -> (Piece, u8) {
+        let piece = self.board[sq.index()];
+        let c = piece.color().index();
+        let slot = self.list_index[sq.index()];
+        let last = self.count[c] as usize - 1;
+        let moved = self.list[c][last];
+        self.list[c][slot as usize] = moved;
+        self.list_index[moved.index()] = slot;
+        self.count[c] -= 1;
+        self.board[sq.index()] = Piece::NONE;
+        self.piece_count[piece.index()] -= 1;
+        (piece, slot)
+    }
+
+    /// Inverse of `remove_piece`: puts `piece` back into exactly its old slot.
+    #[inline(always)]
+    fn restore_piece(&mut self, piece: Piece, sq: Square, slot: u8) {
+        let c = piece.color().index();
+        let end = self.count[c] as usize;
+        let displaced = self.list[c][slot as usize];
+        self.list[c][end] = displaced;
+        self.list_index[displaced.index()] = end as u8;
+        self.list[c][slot as usize] = sq;
+        self.list_index[sq.index()] = slot;
+        self.count[c] += 1;
+        self.board[sq.index()] = piece;
+        self.piece_count[piece.index()] += 1;
+    }
+
+    /// Moves a piece between squares (the target must be empty); no hashing.
+    #[inline(always)]
+    fn shift_piece(&mut self, from: Square, to: Square) {
+        let piece = self.board[from.index()];
+        let slot = self.list_index[from.index()];
+        self.board[to.index()] = piece;
+        self.board[from.index()] = Piece::NONE;
+        self.list[piece.color().index()][slot as usize] = to;
+        self.list_index[to.index()] = slot;
+    }
+
+    /// Plays a legal move. The move must come from this position's legal move list.
+    pub fn make(&mut self, m: Move) -> Undo {
+        let us = self.side;
+        let from = m.from();
+        let to = m.to();
+        let piece = self.board[from.index()];
+        let mut undo = Undo {
+            captured: Piece::NONE,
+            captured_slot: 0,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove: self.halfmove,
+            key: self.key,
+            pawn_key: self.pawn_key,
+            psq: self.psq,
+        };
+        if let Some(ep) = self.en_passant.take() {
+            self.key ^= KEYS.en_passant_file[ep.file() as usize];
+        }
+        self.halfmove += 1;
+
+        if m.is_castle() {
+            self.make_castle(m, piece);
+        } else {
+            let captured_sq = if m.is_en_passant() {
+                Square::from_index_unchecked((to.raw() as i8 - us.forward()) as u8)
+            } else {
+                to
+            };
+            let target = self.board[captured_sq.index()];
+            if target.is_some() {
+                let (captured, slot) = self.remove_piece(captured_sq);
+                self.hash_piece(captured, captured_sq);
+                self.psq -= psqt::value(captured, captured_sq);
+                undo.captured = captured;
+                undo.captured_slot = slot;
+                self.halfmove = 0;
+            }
+            self.shift_piece(from, to);
+            self.hash_piece(piece, from);
+            self.psq -= psqt::value(piece, from);
+            let landed = match m.promotion_kind() {
+                Some(kind) => {
+                    let promoted = Piece::new(us, kind);
+                    self.board[to.index()] = promoted;
+                    self.piece_count[piece.index()] -= 1;
+                    self.piece_count[promoted.index()] += 1;
+                    promoted
+                }
+                None => piece,
+            };
+            self.hash_piece(landed, to);
+            self.psq += psqt::value(landed, to);
+            if piece.is_pawn() {
+                self.halfmove = 0;
+                if m.is_double_push() {
+                    self.set_en_passant_after_double_push(from, to);
+                }
+            }
+        }
+
+        let kept = self.castling & self.castle_keep[from.index()] & self.castle_keep[to.index()];
+        if kept != self.castling {
+            self.key ^= KEYS.castling[self.castling as usize] ^ KEYS.castling[kept as usize];
+            self.castling = kept;
+        }
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = us.flip();
+        self.key ^= KEYS.side;
+        self.debug_check();
+        undo
+    }
+
+    fn make_castle(&mut self, m: Move, king: Piece) {
+        let (king_from, rook_from) = (m.from(), m.to());
+        let (king_to, rook_to) = (m.castle_king_target(), m.castle_rook_target());
+        let rook = self.board[rook_from.index()];
+        let c = king.color().index();
+        let rook_slot = self.list_index[rook_from.index()];
+        // Lift both first: in Chess960 the targets may overlap the start squares.
+        self.board[king_from.index()] = Piece::NONE;
+        self.board[rook_from.index()] = Piece::NONE;
+        self.board[king_to.index()] = king;
+        self.board[rook_to.index()] = rook;
+        self.list[c][0] = king_to;
+        self.list[c][rook_slot as usize] = rook_to;
+        self.list_index[king_to.index()] = 0;
+        self.list_index[rook_to.index()] = rook_slot;
+        self.hash_piece(king, king_from);
+        self.hash_piece(rook, rook_from);
+        self.hash_piece(king, king_to);
+        self.hash_piece(rook, rook_to);
+        self.psq += psqt::value(king, king_to) - psqt::value(king, king_from) + psqt::value(rook, rook_to)
+            - psqt::value(rook, rook_from);
+    }
+
+    /// Records the en passant square only when an enemy pawn could take, so that equal
+    /// positions get equal keys.
+    #[inline(always)]
+    fn set_en_passant_after_double_push(&mut self, from: Square, to: Square) {
+        let them_pawn = Piece::new(self.side.flip(), Kind::Pawn);
+        let adjacent = |step: i8| to.offset(step).is_some_and(|s| self.board[s.index()] == them_pawn);
+        if adjacent(1) || adjacent(-1) {
+            let ep = Square::from_index_unchecked((from.raw() + to.raw()) / 2);
+            self.en_passant = Some(ep);
+            self.key ^= KEYS.en_passant_file[ep.file() as usize];
+        }
+    }
+
+    /// Takes back `m`, which must be the last move made, with the `Undo` it returned.
+    pub fn unmake(&mut self, m: Move, undo: &Undo) {
+        self.side = self.side.flip();
+        let us = self.side;
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        let from = m.from();
+        let to = m.to();
+        if m.is_castle() {
+            self.unmake_castle(m);
+        } else {
+            if m.is_promotion() {
+                let promoted = self.board[to.index()];
+                let pawn = Piece::new(us, Kind::Pawn);
+                self.board[to.index()] = pawn;
+                self.piece_count[promoted.index()] -= 1;
+                self.piece_count[pawn.index()] += 1;
+            }
+            self.shift_piece(to, from);
+            if undo.captured.is_some() {
+                let captured_sq = if m.is_en_passant() {
+                    Square::from_index_unchecked((to.raw() as i8 - us.forward()) as u8)
+                } else {
+                    to
+                };
+                self.restore_piece(undo.captured, captured_sq, undo.captured_slot);
+            }
+        }
+        self.castling = undo.castling;
+        self.en_passant = undo.en_passant;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+        self.pawn_key = undo.pawn_key;
+        self.psq = undo.psq;
+        self.debug_check();
+    }
+
+    fn unmake_castle(&mut self, m: Move) {
+        let (king_from, rook_from) = (m.from(), m.to());
+        let (king_to, rook_to) = (m.castle_king_target(), m.castle_rook_target());
+        let king = self.board[king_to.index()];
+        let rook = self.board[rook_to.index()];
+        let c = king.color().index();
+        let rook_slot = self.list_index[rook_to.index()];
+        self.board[king_to.index()] = Piece::NONE;
+        self.board[rook_to.index()] = Piece::NONE;
+        self.board[king_from.index()] = king;
+        self.board[rook_from.index()] = rook;
+        self.list[c][0] = king_from;
+        self.list[c][rook_slot as usize] = rook_from;
+        self.list_index[king_from.index()] = 0;
+        self.list_index[rook_from.index()] = rook_slot;
+    }
+
+    /// Passes the move to the opponent (for null-move pruning); undo with `unmake_null`.
+    pub fn make_null(&mut self) -> Undo {
+        let undo = Undo {
+            captured: Piece::NONE,
+            captured_slot: 0,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove: self.halfmove,
+            key: self.key,
+            pawn_key: self.pawn_key,
+            psq: self.psq,
+        };
+        if let Some(ep) = self.en_passant.take() {
+            self.key ^= KEYS.en_passant_file[ep.file() as usize];
+        }
+        self.halfmove += 1;
+        self.side = self.side.flip();
+        self.key ^= KEYS.side;
+        undo
+    }
+
+    pub fn unmake_null(&mut self, undo: &Undo) {
+        self.side = self.side.flip();
+        self.en_passant = undo.en_passant;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// Key, pawn key and score computed from scratch (for the consistency check).
+    pub fn recompute_key(&self) -> (u64, u64, Score) {
+        let mut key = 0;
+        let mut pawn_key = 0;
+        let mut psq = Score::default();
+        for sq in Square::all() {
+            let p = self.board[sq.index()];
+            if p.is_some() {
+                key ^= piece_key(p, sq);
+                if p.is_pawn() {
+                    pawn_key ^= piece_key(p, sq);
+                }
+                psq += psqt::value(p, sq);
+            }
+        }
+        key ^= KEYS.castling[self.castling as usize];
+        if let Some(ep) = self.en_passant {
+            key ^= KEYS.en_passant_file[ep.file() as usize];
+        }
+        if self.side == Color::Black {
+            key ^= KEYS.side;
+        }
+        (key, pawn_key, psq)
+    }
+
+    /// Checks every redundant piece of state against the board (used by tests; run after
+    /// every make and unmake in debug builds).
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut seen = 0;
+        for c in [Color::White, Color::Black] {
+            let pieces = self.pieces(c);
+            if pieces.is_empty() || !self.board[pieces[0].index()].is_king() {
+                return Err(format!("{c:?} king is not first in its list"));
+            }
+            for (slot, &sq) in pieces.iter().enumerate() {
+                let p = self.board[sq.index()];
+                if p.is_none() || p.color() != c {
+                    return Err(format!("list {c:?} slot {slot} points at {sq} holding {p}"));
+                }
+                if self.list_index[sq.index()] as usize != slot {
+                    return Err(format!("list_index of {sq} is not {slot}"));
+                }
+            }
+            seen += pieces.len();
+        }
+        let on_board = Square::all().filter(|&s| self.board[s.index()].is_some()).count();
+        if on_board != seen {
+            return Err(format!("{on_board} pieces on the board, {seen} in the lists"));
+        }
+        for i in 0..12 {
+            let p = Piece::from_index(i);
+            let n = Square::all().filter(|&s| self.board[s.index()] == p).count();
+            if n != self.piece_count[i] as usize {
+                return Err(format!("count of {p} is {} but {n} are on the board", self.piece_count[i]));
+            }
+        }
+        let (key, pawn_key, psq) = self.recompute_key();
+        if key != self.key || pawn_key != self.pawn_key {
+            return Err("incremental key differs from a fresh computation".into());
+        }
+        if psq != self.psq {
+            return Err("incremental score differs from a fresh computation".into());
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn debug_check(&self) {
+        #[cfg(debug_assertions)]
+        if let Err(e) = self.check_consistency() {
+            panic!("inconsistent position after make/unmake: {e}\n{}", self.to_fen());
+        }
+    }
+
+    /// Plain-text board diagram, White at the bottom.
+    pub fn diagram(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..8).rev() {
+            out.push_str(" +---+---+---+---+---+---+---+---+\n");
+            for file in 0..8 {
+                let p = self.piece_at(Square::from_coords(file, rank));
+                out.push_str(" | ");
+                out.push(if p.is_none() { ' ' } else { p.letter() });
+            }
+            out.push_str(&format!(" | {}\n", rank + 1));
+        }
+        out.push_str(" +---+---+---+---+---+---+---+---+\n   a   b   c   d   e   f   g   h\n");
+        out
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
