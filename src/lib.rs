@@ -14,6 +14,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod psqt;
+pub mod search;
 pub mod square;
 pub mod tables;
 pub mod uci;
