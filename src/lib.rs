@@ -7,6 +7,7 @@
 pub mod attacks;
 pub mod bench;
 pub mod cli;
+pub mod engine;
 pub mod fen;
 pub mod movegen;
 pub mod mv;
@@ -17,6 +18,7 @@ pub mod psqt;
 pub mod search;
 pub mod square;
 pub mod tables;
+pub mod time;
 pub mod uci;
 pub mod zobrist;
 

@@ -1,0 +1,123 @@
+//! Time management: the clock fields of `go` minus `Move Overhead` become a [`TimeBudget`].
+//!
+//! The soft limit is checked between iterations, the hard limit inside the search. The hard
+//! limit never exceeds a fraction of what is left on the clock after the overhead, so a
+//! loaded machine or a slow pipe costs the overhead, not the game. Clocks at or below the
+//! overhead (or negative, as some GUIs send) give a 1 ms budget: a legal move at once.
+
+use crate::piece::Color;
+use crate::search::TimeBudget;
+use std::time::Duration;
+
+/// The clock part of a `go` command, in milliseconds as sent (negative values allowed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub wtime: Option<i64>,
+    pub btime: Option<i64>,
+    pub winc: Option<i64>,
+    pub binc: Option<i64>,
+    pub movestogo: Option<i64>,
+    pub movetime: Option<i64>,
+}
+
+impl Clock {
+    /// Whether any field that limits the time of the search is present.
+    pub fn is_timed(&self) -> bool {
+        self.wtime.is_some() || self.btime.is_some() || self.movetime.is_some()
+    }
+}
+
+/// Moves assumed to remain in a sudden-death game.
+const DEFAULT_MOVES_TO_GO: i64 = 25;
+/// The smallest budget: enough for the search to finish depth 1 and return a legal move.
+const MIN_BUDGET_MS: i64 = 1;
+
+fn ms(v: i64) -> Duration {
+    Duration::from_millis(v.max(MIN_BUDGET_MS) as u64)
+}
+
+/// The budget for `side` to move; `overhead_ms` is the `Move Overhead` option.
+///
+/// * `movetime m`: both limits are `m` less a small margin (at most the overhead, about 1 %
+///   plus 5 ms), so the reply comes within a few ms of `m`, never after it.
+/// * clock: `soft = left / movestogo + 3/4 inc`, capped at half of what is left; `hard` is
+///   three times `soft`, capped at 3/4 of what is left (9/10 when this is the last move
+///   before the time control), where `left` is the clock minus the overhead.
+/// * no clock field for the side to move (e.g. `go btime 100` with White to move) and no
+///   `movetime`: no limit from time.
+pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
+    let overhead = overhead_ms.max(0);
+    let movetime = clock.movetime.map(|m| {
+        let m = m.max(0);
+        let margin = overhead.min(5 + m / 100);
+        m.saturating_sub(margin)
+    });
+    let (time, inc) = match side {
+        Color::White => (clock.wtime, clock.winc),
+        Color::Black => (clock.btime, clock.binc),
+    };
+    let from_clock = time.map(|t| {
+        let left = t.saturating_sub(overhead).max(0);
+        let inc = inc.unwrap_or(0).max(0);
+        let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
+        let soft = (left / mtg).saturating_add(inc.saturating_mul(3) / 4).min(left / 2);
+        let cap = if mtg == 1 { left / 10 * 9 } else { left / 4 * 3 };
+        let hard = soft.saturating_mul(3).min(cap).max(soft);
+        (soft, hard)
+    });
+    match (movetime, from_clock) {
+        (None, None) => TimeBudget::default(),
+        (Some(m), None) => TimeBudget { soft: Some(ms(m)), hard: Some(ms(m)) },
+        (None, Some((s, h))) => TimeBudget { soft: Some(ms(s)), hard: Some(ms(h)) },
+        (Some(m), Some((s, h))) => TimeBudget { soft: Some(ms(s.min(m))), hard: Some(ms(h.min(m))) },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(b: TimeBudget) -> (u128, u128) {
+        (b.soft.map_or(0, |d| d.as_millis()), b.hard.map_or(0, |d| d.as_millis()))
+    }
+
+    #[test]
+    fn movetime_is_honoured_within_a_few_ms() {
+        let c = Clock { movetime: Some(1000), ..Clock::default() };
+        let (s, h) = get(budget(&c, Color::White, 30));
+        assert_eq!(s, h);
+        assert!((980..1000).contains(&h), "{h}");
+        let c = Clock { movetime: Some(50), ..Clock::default() };
+        assert!((40..50).contains(&get(budget(&c, Color::Black, 30)).1));
+    }
+
+    #[test]
+    fn tiny_and_negative_clocks_give_a_move_at_once() {
+        for t in [-500, 0, 1, 10, 30] {
+            let c = Clock { wtime: Some(t), btime: Some(6354), winc: Some(1000), binc: Some(1000), ..Clock::default() };
+            let (s, h) = get(budget(&c, Color::White, 30));
+            assert!(s <= 1 && h <= 1, "wtime {t}: {s} {h}");
+        }
+    }
+
+    #[test]
+    fn hard_limit_stays_well_inside_the_clock() {
+        for t in [100i64, 500, 1000, 2000, 10_000, 60_000, 600_000] {
+            for inc in [0i64, 10, 100, 1000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let c = Clock { btime: Some(t), binc: Some(inc), movestogo: mtg, ..Clock::default() };
+                    let (s, h) = get(budget(&c, Color::Black, 30));
+                    assert!(s <= h, "{t} {inc} {mtg:?}");
+                    assert!((h as i64) <= (t - 30).max(1) * 9 / 10 + 1, "{t} {inc} {mtg:?}: hard {h}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn uses_the_clock_of_the_side_to_move() {
+        let c = Clock { wtime: Some(100), ..Clock::default() };
+        assert_eq!(budget(&c, Color::Black, 30), TimeBudget::default());
+        assert!(budget(&c, Color::White, 30).hard.is_some());
+    }
+}
