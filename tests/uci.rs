@@ -1,0 +1,479 @@
+//! Drives the real `ox88` binary over pipes. Every read has a timeout, so a hang fails the
+//! test instead of blocking it; every failure prints the conversation so far.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const FOOLS_MATE: &str = "position startpos moves f2f3 e7e5 g2g4 d8h4";
+const STALEMATE: &str = "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+const SHORT: Duration = Duration::from_millis(300);
+const LONG: Duration = Duration::from_secs(10);
+
+struct Ox88 {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    log: Vec<String>,
+}
+
+impl Ox88 {
+    fn start() -> Ox88 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ox88"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ox88");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        Ox88 { stdin: child.stdin.take(), child, lines: rx, log: Vec::new() }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.log.push(format!("> {line}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends raw bytes (no newline added).
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.log.push(format!("> {:?}", String::from_utf8_lossy(bytes)));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn next_line(&mut self, deadline: Instant) -> Option<String> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(l) => {
+                self.log.push(format!("< {l}"));
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// All lines up to and including the first one matching `pred`; fails after `timeout`.
+    fn until(&mut self, timeout: Duration, what: &str, pred: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            match self.next_line(deadline) {
+                Some(l) => {
+                    let done = pred(&l);
+                    got.push(l);
+                    if done {
+                        return got;
+                    }
+                }
+                None => panic!("no {what} within {timeout:?}; conversation:\n{}", self.log.join("\n")),
+            }
+        }
+    }
+
+    fn expect(&mut self, timeout: Duration, prefix: &str) -> String {
+        self.until(timeout, prefix, |l| l.starts_with(prefix)).pop().unwrap_or_default()
+    }
+
+    fn bestmove(&mut self, timeout: Duration) -> String {
+        self.expect(timeout, "bestmove")
+    }
+
+    /// Lines that arrive within `d` (to check that nothing, or no bestmove, comes).
+    fn quiet_for(&mut self, d: Duration) -> Vec<String> {
+        let deadline = Instant::now() + d;
+        let mut got = Vec::new();
+        while let Some(l) = self.next_line(deadline) {
+            got.push(l);
+        }
+        got
+    }
+
+    fn assert_no_bestmove_for(&mut self, d: Duration) {
+        let got = self.quiet_for(d);
+        assert!(!got.iter().any(|l| l.starts_with("bestmove")), "premature bestmove:\n{}", self.log.join("\n"));
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.expect(LONG, "readyok");
+    }
+
+    /// The FEN the engine reports with `d`.
+    fn fen(&mut self) -> String {
+        self.send("d");
+        self.expect(LONG, "Fen: ").trim_start_matches("Fen: ").to_string()
+    }
+
+    /// Closes stdin or sends `quit`, and returns the exit code; fails if it does not exit.
+    fn finish(mut self, quit: bool, within: Duration) -> i32 {
+        if quit {
+            self.send("quit");
+        }
+        self.stdin = None;
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code().unwrap_or(-1);
+            }
+            if start.elapsed() > within {
+                panic!("ox88 did not exit within {within:?}:\n{}", self.log.join("\n"));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Ox88 {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn legal_moves_of(fen: &str) -> Vec<String> {
+    let pos = ox88::Position::from_fen(fen).expect("fen");
+    pos.legal_moves().iter().map(|m| m.to_uci(false)).collect()
+}
+
+#[test]
+fn uci_handshake_is_fast_and_nothing_comes_before_it() {
+    let mut e = Ox88::start();
+    assert!(e.quiet_for(SHORT).is_empty(), "output before uci:\n{}", e.log.join("\n"));
+    let t = Instant::now();
+    e.send("uci");
+    let lines = e.until(Duration::from_secs(1), "uciok", |l| l == "uciok");
+    assert!(t.elapsed() < Duration::from_secs(1));
+    assert_eq!(lines[0], format!("id name ox88 {}", env!("CARGO_PKG_VERSION")));
+    assert!(lines[1].starts_with("id author "));
+    for opt in [
+        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Clear Hash type button",
+        "option name Threads type spin default 1 min 1 max 1",
+        "option name MultiPV type spin default 1 min 1 max 64",
+        "option name Ponder type check default false",
+        "option name Move Overhead type spin default 50 min 0 max 10000",
+        "option name UCI_Chess960 type check default false",
+    ] {
+        assert!(lines.iter().any(|l| l == opt), "missing {opt}:\n{}", lines.join("\n"));
+    }
+    assert_eq!(e.finish(true, Duration::from_secs(2)), 0);
+}
+
+#[test]
+fn setoption_and_isready_before_uci_are_accepted() {
+    let mut e = Ox88::start();
+    e.send("setoption name Hash value 32");
+    e.send("setoption name clear hash");
+    e.send("isready");
+    let lines = e.until(LONG, "readyok", |l| l == "readyok");
+    assert_eq!(lines, vec!["readyok"], "{}", e.log.join("\n"));
+    e.send("uci");
+    e.expect(LONG, "uciok");
+}
+
+#[test]
+fn bad_options_are_reported_and_change_nothing() {
+    let mut e = Ox88::start();
+    for (line, word) in [
+        ("setoption name Hash value 0", "Hash"),
+        ("setoption name Threads value 4", "Threads"),
+        ("setoption name Ponder value yes", "Ponder"),
+        ("setoption name Frobnicate value 3", "Frobnicate"),
+    ] {
+        e.send(line);
+        let l = e.expect(LONG, "info string");
+        assert!(l.contains(word), "{line}: {l}");
+    }
+    e.ready();
+}
+
+#[test]
+fn isready_is_answered_during_a_search_and_stop_gives_one_bestmove() {
+    let mut e = Ox88::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(1), "readyok", |l| l == "readyok");
+    assert!(t.elapsed() < Duration::from_millis(500), "readyok took {:?}", t.elapsed());
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    e.send("stop");
+    let best = e.bestmove(LONG);
+    let mv = best.split_whitespace().nth(1).unwrap_or("").to_string();
+    assert!(legal_moves_of(ox88::fen::STARTPOS).contains(&mv), "{best}");
+    e.send("stop");
+    e.assert_no_bestmove_for(SHORT);
+    e.ready();
+}
+
+#[test]
+fn bare_go_and_infinite_wait_for_stop_even_when_mated() {
+    let mut e = Ox88::start();
+    e.send(FOOLS_MATE);
+    e.send("go infinite");
+    e.assert_no_bestmove_for(Duration::from_millis(500));
+    e.send("stop");
+    assert_eq!(e.bestmove(LONG), "bestmove (none)");
+    e.send("position startpos");
+    e.send("go");
+    e.assert_no_bestmove_for(Duration::from_millis(500));
+    e.send("stop");
+    e.bestmove(LONG);
+    e.send("stop");
+    e.assert_no_bestmove_for(SHORT);
+}
+
+#[test]
+fn mated_and_stalemated_sides_answer_bestmove_none() {
+    let mut e = Ox88::start();
+    for pos in [FOOLS_MATE, STALEMATE] {
+        e.send(pos);
+        e.send("go depth 5");
+        assert_eq!(e.bestmove(LONG), "bestmove (none)");
+        e.send("go wtime 1000 btime 1000");
+        assert_eq!(e.bestmove(LONG), "bestmove (none)");
+    }
+}
+
+#[test]
+fn huge_go_numbers_do_not_crash() {
+    let mut e = Ox88::start();
+    e.send(FOOLS_MATE);
+    for line in ["go depth 256", "go mate 300", "go depth 1000", "go depth 99999999999999999999999999"] {
+        e.send(line);
+        assert_eq!(e.bestmove(LONG), "bestmove (none)", "{line}");
+    }
+    e.send("position startpos");
+    e.send("go wtime 300 btime 300 movestogo 300");
+    e.bestmove(LONG);
+    e.send("go nodes 1000000000000000 movetime 200");
+    e.bestmove(LONG);
+    e.ready();
+}
+
+#[test]
+fn ponder_holds_the_bestmove_until_ponderhit_or_stop() {
+    let mut e = Ox88::start();
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 1000 btime 1000 winc 10 binc 10");
+    e.assert_no_bestmove_for(Duration::from_millis(700));
+    let t = Instant::now();
+    e.send("ponderhit");
+    e.bestmove(Duration::from_secs(3));
+    assert!(t.elapsed() < Duration::from_millis(1500), "after ponderhit: {:?}", t.elapsed());
+    // A ponder search whose own limit is reached early still waits.
+    e.send("go ponder depth 1");
+    e.assert_no_bestmove_for(Duration::from_millis(500));
+    e.send("stop");
+    e.bestmove(LONG);
+    e.send(FOOLS_MATE);
+    e.send("go ponder wtime 1000 btime 1000");
+    e.assert_no_bestmove_for(Duration::from_millis(300));
+    e.send("ponderhit");
+    assert_eq!(e.bestmove(LONG), "bestmove (none)");
+    e.send("stop");
+    e.assert_no_bestmove_for(SHORT);
+}
+
+#[test]
+fn movetime_is_honoured() {
+    let mut e = Ox88::start();
+    for ms in [100u64, 400] {
+        let t = Instant::now();
+        e.send(&format!("go movetime {ms}"));
+        e.bestmove(LONG);
+        let took = t.elapsed();
+        assert!(took >= Duration::from_millis(ms * 8 / 10), "movetime {ms}: {took:?}");
+        assert!(took < Duration::from_millis(ms + 150), "movetime {ms}: {took:?}");
+    }
+}
+
+#[test]
+fn tiny_negative_and_one_sided_clocks_answer_at_once() {
+    let mut e = Ox88::start();
+    for line in [
+        "go wtime -500 btime 1000",
+        "go wtime 1 btime 6354 winc 1000 binc 1000",
+        "go wtime 0 btime 0",
+        "go wtime 100",
+    ] {
+        e.send("position startpos");
+        let t = Instant::now();
+        e.send(line);
+        let lines = e.until(LONG, "bestmove", |l| l.starts_with("bestmove"));
+        assert!(t.elapsed() < Duration::from_millis(600), "{line}: {:?}", t.elapsed());
+        let best = lines.last().cloned().unwrap_or_default();
+        let mv = best.split_whitespace().nth(1).unwrap_or("").to_string();
+        assert!(legal_moves_of(ox88::fen::STARTPOS).contains(&mv), "{line}: {best}");
+    }
+    // C9: only the mover's clock, and an exact score before the move.
+    e.send("position startpos moves e2e4");
+    e.send("go btime 100");
+    let lines = e.until(LONG, "bestmove", |l| l.starts_with("bestmove"));
+    assert!(lines.iter().any(|l| l.starts_with("info depth") && l.contains(" score cp ")), "{lines:?}");
+}
+
+#[test]
+fn info_lines_have_the_uci_fields() {
+    let mut e = Ox88::start();
+    e.send("go depth 3");
+    let lines = e.until(LONG, "bestmove", |l| l.starts_with("bestmove"));
+    let info: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(!info.is_empty(), "{lines:?}");
+    for l in &info {
+        if l.contains(" currmove ") {
+            assert!(l.contains(" currmovenumber "), "{l}");
+            continue;
+        }
+        for field in [" seldepth ", " score ", " nodes ", " nps ", " time ", " pv "] {
+            assert!(l.contains(field), "{field} missing: {l}");
+        }
+    }
+    let best = lines.last().cloned().unwrap_or_default();
+    let parts: Vec<&str> = best.split_whitespace().collect();
+    assert!(parts.len() == 2 || (parts.len() == 4 && parts[2] == "ponder"), "{best}");
+}
+
+#[test]
+fn bad_positions_are_reported_and_the_previous_position_is_kept() {
+    let mut e = Ox88::start();
+    e.send("position startpos moves e2e4 e7e5");
+    let good = e.fen();
+    for (line, token) in [
+        ("position fen hello", "hello"),
+        ("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e5", "e2e5"),
+        ("position startpos moves e2e4 0000 d2d4", "0000"),
+        ("position startpos moves e2e4 e7e5 g1f3 zz", "zz"),
+        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", "king"),
+        ("position fen kkkkkkkk/8/8/8/8/8/8/KKKKKKKK w - - 0 1", "king"),
+        ("position fen QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/k7/8/8/8/K7 w - - 0 1", "16"),
+        ("position", "position"),
+        ("position startpos e2e4", "e2e4"),
+    ] {
+        e.send(line);
+        let l = e.expect(LONG, "info string");
+        assert!(l.contains(token), "{line}: {l}");
+        assert_eq!(e.fen(), good, "{line}");
+    }
+}
+
+#[test]
+fn whitespace_tabs_crlf_and_uppercase_promotions() {
+    let mut e = Ox88::start();
+    e.send_raw(b"position\tstartpos   moves  e2e4\t e7e5 \r\n");
+    assert_eq!(e.fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    e.send("  position   fen   7k/P7/8/8/8/8/8/K7   w - -   moves   A7A8Q  ");
+    assert_eq!(e.fen(), "Q6k/8/8/8/8/8/8/K7 b - - 0 1");
+    e.send_raw(b"isready\r\n");
+    e.expect(LONG, "readyok");
+}
+
+#[test]
+fn chess960_castling_follows_the_option() {
+    let mut e = Ox88::start();
+    e.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    e.send("go depth 2 searchmoves e1g1");
+    assert!(e.bestmove(LONG).starts_with("bestmove e1g1"));
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    e.send("go depth 2 searchmoves e1h1");
+    assert!(e.bestmove(LONG).starts_with("bestmove e1h1"));
+    // Shredder-FEN and X-FEN, as cutechess and lichess-bot send them.
+    e.send("position fen nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1 moves c1g1");
+    assert_eq!(e.fen(), "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN b kq - 1 1");
+    e.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    assert!(e.fen().starts_with("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w "));
+    e.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w AHah -");
+    assert_eq!(e.fen(), ox88::fen::STARTPOS);
+}
+
+#[test]
+fn commands_during_a_search_stop_it_first() {
+    let mut e = Ox88::start();
+    for (cmd, fen_after) in [
+        ("position startpos moves e2e4", Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")),
+        ("ucinewgame", Some(ox88::fen::STARTPOS)),
+        ("go depth 1", None),
+    ] {
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        e.send(cmd);
+        e.bestmove(LONG);
+        if let Some(fen) = fen_after {
+            assert_eq!(e.fen(), fen, "{cmd}");
+        } else {
+            e.bestmove(LONG);
+        }
+        e.assert_no_bestmove_for(SHORT);
+    }
+}
+
+#[test]
+fn quit_mid_search_and_eof_exit_promptly_with_code_zero() {
+    let mut e = Ox88::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(e.finish(true, Duration::from_secs(1)), 0);
+    let mut e = Ox88::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(e.finish(false, Duration::from_secs(1)), 0);
+    let e = Ox88::start();
+    assert_eq!(e.finish(false, Duration::from_secs(1)), 0);
+}
+
+#[test]
+fn unknown_commands_and_garbled_go_are_reported() {
+    let mut e = Ox88::start();
+    e.send("foo bar");
+    assert_eq!(e.expect(LONG, "info string"), "info string unknown command: foo bar");
+    for line in ["isreadyx", "quit now", "go depth x", "go wtime", "go searchmoves e2e5"] {
+        e.send(line);
+        let l = e.expect(LONG, "info string");
+        assert!(!l.contains('\n'), "{l}");
+        e.assert_no_bestmove_for(Duration::from_millis(100));
+    }
+    e.send("joho debug on");
+    e.send_raw(b"\xff\xfe garbage \x00\n");
+    e.send("");
+    e.ready();
+}
+
+#[test]
+fn perft_display_and_eval_commands() {
+    let mut e = Ox88::start();
+    e.send("go perft 3");
+    let lines = e.until(LONG, "Nodes searched", |l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.len(), 22, "{lines:?}");
+    assert!(lines.contains(&"e2e4: 600".to_string()));
+    assert_eq!(lines[20], "");
+    assert_eq!(lines[21], "Nodes searched: 8902");
+    assert_eq!(e.quiet_for(SHORT), vec![String::new()]);
+    e.send(FOOLS_MATE);
+    e.send("d");
+    let lines = e.until(LONG, "Checkers", |l| l.starts_with("Checkers"));
+    assert!(lines.iter().any(|l| l.starts_with("Key: ")), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("Checkers: h4"));
+    e.send("eval");
+    e.expect(LONG, "Static evaluation: ");
+    e.send("bench 1");
+    e.ready();
+}
