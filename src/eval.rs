@@ -1,0 +1,570 @@
+//! Static evaluation, from the side to move's point of view.
+//!
+//! Every term is a middle-game / end-game pair ([`Score`]) added for White and subtracted
+//! for Black; the sum is blended by the game phase (24 with all pieces on, 0 with none):
+//!
+//! - material and piece-square values: `pos.psq()`, kept incrementally by make/unmake;
+//! - pawn structure (passed, isolated, doubled, backward, connected): depends on pawns only,
+//!   so it is cached in a small pawn hash keyed by `pos.pawn_key()`;
+//! - passed pawns again with the kings (king proximity matters only in the end game);
+//! - mobility: squares each piece reaches along the move-generation steps, not counting
+//!   squares held by own pieces or attacked by enemy pawns;
+//! - king safety: attack units on the squares around the king, and the pawn shield;
+//! - bishop pair, rooks on open and semi-open files;
+//! - end-game knowledge: insufficient material, drawish material without pawns, opposite
+//!   bishops, and "mop-up" (drive the bare king to the edge) for KRK/KQK-like endings.
+
+use crate::piece::{Color, Kind, Piece};
+use crate::position::Position;
+use crate::psqt::{s, Score, PHASE};
+use crate::square::{Square, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
+
+// --- weights (centipawns; hand-set, see tools/tuner for the tuning method) ---
+
+const DOUBLED: Score = s(-8, -18);
+const ISOLATED: Score = s(-10, -12);
+const BACKWARD: Score = s(-8, -8);
+const CONNECTED: [Score; 8] = [s(0, 0), s(3, 0), s(5, 2), s(7, 4), s(12, 10), s(20, 20), s(35, 35), s(0, 0)];
+/// Passed pawn by relative rank (rank 2 = index 1).
+const PASSED: [Score; 8] = [s(0, 0), s(2, 8), s(4, 12), s(10, 20), s(22, 38), s(40, 70), s(65, 110), s(0, 0)];
+/// End-game weight per relative rank for king distance to a passer's stop square.
+const PASSED_KING_WEIGHT: [i32; 8] = [0, 0, 0, 1, 3, 5, 7, 0];
+const PASSED_BLOCKED: Score = s(-5, -15);
+
+const MOBILITY_KNIGHT: Score = s(4, 4);
+const MOBILITY_BISHOP: Score = s(5, 5);
+const MOBILITY_ROOK: Score = s(2, 4);
+const MOBILITY_QUEEN: Score = s(1, 2);
+/// Typical mobility subtracted so that an average piece scores about zero.
+const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 6, 12, 0];
+
+const BISHOP_PAIR: Score = s(28, 50);
+const ROOK_OPEN: Score = s(24, 8);
+const ROOK_SEMI_OPEN: Score = s(11, 6);
+const TEMPO: i32 = 10;
+
+/// King-attack units per attacked square near the enemy king, by attacker kind.
+const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
+const SHIELD_MISSING: i32 = -18;
+const SHIELD_ADVANCED: i32 = -8;
+const KING_OPEN_FILE: i32 = -12;
+
+/// Pawn-only evaluation, cached by pawn key.
+#[derive(Clone, Copy, Default)]
+pub struct PawnEntry {
+    key: u64,
+    valid: bool,
+    /// White-minus-Black pawn structure score.
+    score: Score,
+    /// Passed pawns per colour as 0x88 bits.
+    passed: [u128; 2],
+    /// Files holding pawns of each colour (bit f).
+    files: [u8; 2],
+}
+
+/// The pawn hash: a direct-mapped table of [`PawnEntry`].
+pub struct PawnTable {
+    entries: Vec<PawnEntry>,
+}
+
+impl PawnTable {
+    pub fn new(entries: usize) -> PawnTable {
+        PawnTable { entries: vec![PawnEntry::default(); entries.next_power_of_two()] }
+    }
+    pub fn clear(&mut self) {
+        for e in self.entries.iter_mut() {
+            *e = PawnEntry::default();
+        }
+    }
+    #[inline]
+    fn get(&mut self, pos: &Position) -> PawnEntry {
+        let key = pos.pawn_key();
+        let i = (key as usize) & (self.entries.len() - 1);
+        let e = self.entries[i];
+        if e.valid && e.key == key {
+            return e;
+        }
+        let fresh = pawn_structure(pos);
+        self.entries[i] = fresh;
+        fresh
+    }
+}
+
+impl Default for PawnTable {
+    fn default() -> Self {
+        PawnTable::new(1 << 14)
+    }
+}
+
+/// Evaluates `pos` for the side to move, without a pawn cache.
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, None)
+}
+
+/// Evaluates `pos` for the side to move, using (and filling) a pawn hash.
+pub fn evaluate_cached(pos: &Position, pawns: &mut PawnTable) -> i32 {
+    evaluate_with(pos, Some(pawns))
+}
+
+#[inline(always)]
+fn rel_rank(sq: Square, c: Color) -> i32 {
+    match c {
+        Color::White => sq.rank() as i32,
+        Color::Black => 7 - sq.rank() as i32,
+    }
+}
+
+#[inline(always)]
+fn distance(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32).abs().max((a.rank() as i32 - b.rank() as i32).abs())
+}
+
+/// Chebyshev distance to the nearest of the four centre squares (0..3).
+#[inline(always)]
+fn center_distance(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    (3 - f).max(f - 4).max((3 - r).max(r - 4))
+}
+
+fn sign(c: Color) -> i32 {
+    match c {
+        Color::White => 1,
+        Color::Black => -1,
+    }
+}
+
+/// Pawn structure from scratch.
+fn pawn_structure(pos: &Position) -> PawnEntry {
+    // ranks[c][f]: bit r set when a pawn of colour c stands on file f, rank r (rank 1 = 0).
+    let mut ranks = [[0u8; 8]; 2];
+    for c in [Color::White, Color::Black] {
+        let pawn = Piece::new(c, Kind::Pawn);
+        for &sq in pos.pieces(c) {
+            if pos.piece_at(sq) == pawn {
+                ranks[c.index()][sq.file() as usize] |= 1 << sq.rank();
+            }
+        }
+    }
+    let mut e = PawnEntry { key: pos.pawn_key(), valid: true, ..Default::default() };
+    for c in [Color::White, Color::Black] {
+        let us = c.index();
+        let them = c.flip().index();
+        let pawn = Piece::new(c, Kind::Pawn);
+        let mut score = Score::default();
+        for f in 0..8 {
+            if ranks[us][f] != 0 {
+                e.files[us] |= 1 << f;
+            }
+        }
+        for &sq in pos.pieces(c) {
+            if pos.piece_at(sq) != pawn {
+                continue;
+            }
+            let f = sq.file() as usize;
+            let r = sq.rank() as u32;
+            let rr = rel_rank(sq, c) as usize;
+            // Ranks strictly ahead of this pawn, and at or behind it, from c's side.
+            let (ahead, behind_or_level): (u8, u8) = match c {
+                Color::White => ((0xFFu16 << (r + 1)) as u8, ((1u16 << (r + 1)) - 1) as u8),
+                Color::Black => (((1u16 << r) - 1) as u8, (0xFFu16 << r) as u8),
+            };
+            let adj = |side: usize| -> (u8, u8) {
+                let left = if f > 0 { ranks[side][f - 1] } else { 0 };
+                let right = if f < 7 { ranks[side][f + 1] } else { 0 };
+                (left, right)
+            };
+            let (own_l, own_r) = adj(us);
+            let (their_l, their_r) = adj(them);
+            let own_adjacent = own_l | own_r;
+            let their_front = (ranks[them][f] | their_l | their_r) & ahead;
+            if ranks[us][f] & ahead != 0 {
+                score += DOUBLED;
+            }
+            if own_adjacent == 0 {
+                score += ISOLATED;
+            } else {
+                // Supported (a pawn diagonally behind) or in a phalanx (level beside it).
+                let behind_rank = match c {
+                    Color::White => r.wrapping_sub(1),
+                    Color::Black => r + 1,
+                };
+                let level = own_adjacent >> r & 1 != 0;
+                let supported = behind_rank < 8 && own_adjacent >> behind_rank & 1 != 0;
+                if level || supported {
+                    score += CONNECTED[rr];
+                } else if own_adjacent & behind_or_level == 0 {
+                    // Backward: no neighbour can come up beside it; it is weak if an enemy
+                    // pawn guards its stop square.
+                    let stop_guard_rank = match c {
+                        Color::White => r + 2,
+                        Color::Black => r.wrapping_sub(2),
+                    };
+                    if stop_guard_rank < 8 && (their_l | their_r) >> stop_guard_rank & 1 != 0 {
+                        score += BACKWARD;
+                    }
+                }
+            }
+            if their_front == 0 && ranks[us][f] & ahead == 0 {
+                score += PASSED[rr];
+                e.passed[us] |= 1 << sq.raw();
+            }
+        }
+        e.score += score * sign(c);
+    }
+    e
+}
+
+/// Per-colour facts gathered in one pass, used by several terms.
+struct Side {
+    /// Squares attacked by this colour's pawns (0x88 bits).
+    pawn_attacks: u128,
+    /// The 3x3 zone around this colour's king (0x88 bits).
+    king_zone: u128,
+    occupied: u128,
+}
+
+fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
+    // Insufficient material first: no search needed to know KNK, KBK, KK are dead.
+    let wp = pos.count_of(Piece::new(Color::White, Kind::Pawn));
+    let bp = pos.count_of(Piece::new(Color::Black, Kind::Pawn));
+    let non_pawn = |c: Color| -> i32 {
+        pos.count_of(Piece::new(c, Kind::Knight)) as i32 * 320
+            + pos.count_of(Piece::new(c, Kind::Bishop)) as i32 * 330
+            + pos.count_of(Piece::new(c, Kind::Rook)) as i32 * 500
+            + pos.count_of(Piece::new(c, Kind::Queen)) as i32 * 950
+    };
+    let (wnp, bnp) = (non_pawn(Color::White), non_pawn(Color::Black));
+    if wp + bp == 0 && wnp <= 330 && bnp <= 330 {
+        return 0;
+    }
+
+    let pawn_entry = match pawns {
+        Some(table) => table.get(pos),
+        None => pawn_structure(pos),
+    };
+    let mut total = pos.psq() + pawn_entry.score;
+
+    let mut sides = [Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }, Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }];
+    for c in [Color::White, Color::Black] {
+        let pawn = Piece::new(c, Kind::Pawn);
+        let side = &mut sides[c.index()];
+        for &sq in pos.pieces(c) {
+            side.occupied |= 1 << sq.raw();
+            if pos.piece_at(sq) == pawn {
+                for d in [c.forward() - 1, c.forward() + 1] {
+                    if let Some(t) = sq.offset(d) {
+                        side.pawn_attacks |= 1 << t.raw();
+                    }
+                }
+            }
+        }
+        let k = pos.king(c);
+        side.king_zone |= 1 << k.raw();
+        for d in KING_STEPS {
+            if let Some(t) = k.offset(d) {
+                side.king_zone |= 1 << t.raw();
+            }
+        }
+    }
+
+    for c in [Color::White, Color::Black] {
+        let us = c.index();
+        let them = c.flip().index();
+        let mut score = Score::default();
+        let area = !(sides[us].occupied | sides[them].pawn_attacks);
+        let enemy_zone = sides[them].king_zone;
+        let mut attack_units = 0;
+        let mut attackers = 0;
+        let mut bishops = 0;
+        for &sq in pos.pieces(c) {
+            let p = pos.piece_at(sq);
+            let kind = p.kind();
+            let (mobility, zone_hits) = match kind {
+                Kind::Knight => leaper_reach(sq, &KNIGHT_STEPS, area, enemy_zone),
+                Kind::Bishop => {
+                    bishops += 1;
+                    slider_reach(pos, sq, &BISHOP_STEPS, area, enemy_zone)
+                }
+                Kind::Rook => {
+                    let file_bit = 1u8 << sq.file();
+                    if (pawn_entry.files[us] | pawn_entry.files[them]) & file_bit == 0 {
+                        score += ROOK_OPEN;
+                    } else if pawn_entry.files[us] & file_bit == 0 {
+                        score += ROOK_SEMI_OPEN;
+                    }
+                    slider_reach(pos, sq, &ROOK_STEPS, area, enemy_zone)
+                }
+                Kind::Queen => {
+                    let (m1, z1) = slider_reach(pos, sq, &BISHOP_STEPS, area, enemy_zone);
+                    let (m2, z2) = slider_reach(pos, sq, &ROOK_STEPS, area, enemy_zone);
+                    (m1 + m2, z1 + z2)
+                }
+                _ => continue,
+            };
+            let weight = match kind {
+                Kind::Knight => MOBILITY_KNIGHT,
+                Kind::Bishop => MOBILITY_BISHOP,
+                Kind::Rook => MOBILITY_ROOK,
+                _ => MOBILITY_QUEEN,
+            };
+            score += weight * (mobility - MOBILITY_BASE[kind.index()]);
+            if zone_hits > 0 {
+                attackers += 1;
+                attack_units += ATTACK_UNITS[kind.index()] * zone_hits;
+            }
+        }
+        if bishops >= 2 {
+            score += BISHOP_PAIR;
+        }
+        // King attack: counts only with two attackers (or a queen among few), grows
+        // quadratically, capped.
+        if attackers >= 2 {
+            let danger = (attack_units * attack_units / 4).min(600);
+            score += s(danger, danger / 8);
+        }
+        // Own king's pawn shield (middle game only).
+        score += s(king_shield(pos, c, &pawn_entry), 0);
+        // Passed pawns with the kings: the end game wants the own king near the stop
+        // square and the enemy king far from it.
+        let mut passed = pawn_entry.passed[us];
+        while passed != 0 {
+            let raw = passed.trailing_zeros() as u8;
+            passed &= passed - 1;
+            let sq = Square::from_index_unchecked(raw);
+            let rr = rel_rank(sq, c) as usize;
+            if let Some(stop) = sq.offset(c.forward()) {
+                let w = PASSED_KING_WEIGHT[rr];
+                let prox = 5 * distance(pos.king(c.flip()), stop) - 2 * distance(pos.king(c), stop);
+                score += s(0, w * prox);
+                if pos.piece_at(stop).is_some() {
+                    score += PASSED_BLOCKED;
+                }
+            }
+        }
+        total += score * sign(c);
+    }
+
+    // Blend by phase.
+    let mut phase = 0;
+    for kind in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen] {
+        let n = pos.count_of(Piece::new(Color::White, kind)) + pos.count_of(Piece::new(Color::Black, kind));
+        phase += n as i32 * PHASE[kind.index()];
+    }
+    let phase = phase.min(24);
+    let mut eg = total.eg;
+
+    // End-game knowledge, from the stronger side's view.
+    let strong = if eg >= 0 { Color::White } else { Color::Black };
+    let (sp, snp, wnp_weak, wp_weak) = match strong {
+        Color::White => (wp, wnp, bnp, bp),
+        Color::Black => (bp, bnp, wnp, wp),
+    };
+    let strong_can_mate = {
+        let n = |k: Kind| pos.count_of(Piece::new(strong, k));
+        n(Kind::Queen) + n(Kind::Rook) > 0 || n(Kind::Bishop) >= 2 || (n(Kind::Bishop) >= 1 && n(Kind::Knight) >= 1)
+    };
+    let mut scale = 16; // out of 16
+    if sp == 0 && !strong_can_mate && wnp_weak == 0 && wp_weak == 0 {
+        scale = 0; // KNNK and the like: no forced mate
+    } else if sp == 0 {
+        if snp - wnp_weak <= 350 {
+            // Without pawns a minor piece or less of advantage rarely wins (KNNK, KRKB, ...).
+            scale = if snp <= 660 && wnp_weak == 0 && wp_weak == 0 { 0 } else { 3 };
+        }
+    }
+    if scale == 16 && wnp == 330 && bnp == 330 {
+        let wb = pos.count_of(Piece::new(Color::White, Kind::Bishop));
+        let bb = pos.count_of(Piece::new(Color::Black, Kind::Bishop));
+        if wb == 1 && bb == 1 && opposite_bishops(pos) {
+            scale = 8;
+        }
+    }
+    eg = eg * scale / 16;
+    let mg = total.mg * scale / 16;
+    // Mop-up: a bare king against enough material is driven to the edge, and the winning
+    // king comes close, so that KRK and KQK are won without tablebases.
+    if wnp_weak == 0 && wp_weak == 0 && strong_can_mate {
+        let weak_king = pos.king(strong.flip());
+        let strong_king = pos.king(strong);
+        let bonus = 20 * center_distance(weak_king) + 6 * (7 - distance(weak_king, strong_king)) + 200;
+        eg += bonus * sign(strong);
+    }
+
+    let blended = (mg * phase + eg * (24 - phase)) / 24;
+    let v = match pos.side_to_move() {
+        Color::White => blended,
+        Color::Black => -blended,
+    };
+    v + TEMPO
+}
+
+fn opposite_bishops(pos: &Position) -> bool {
+    let mut colors = [0u8; 2];
+    for c in [Color::White, Color::Black] {
+        for &sq in pos.pieces(c) {
+            if pos.piece_at(sq).kind() == Kind::Bishop {
+                colors[c.index()] = (sq.file() + sq.rank()) & 1;
+            }
+        }
+    }
+    colors[0] != colors[1]
+}
+
+#[inline(always)]
+fn leaper_reach(from: Square, steps: &[i8; 8], area: u128, zone: u128) -> (i32, i32) {
+    let mut mobility = 0;
+    let mut hits = 0;
+    for &d in steps {
+        if let Some(t) = from.offset(d) {
+            let bit = 1u128 << t.raw();
+            if area & bit != 0 {
+                mobility += 1;
+            }
+            if zone & bit != 0 {
+                hits += 1;
+            }
+        }
+    }
+    (mobility, hits)
+}
+
+#[inline(always)]
+fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u128, zone: u128) -> (i32, i32) {
+    let mut mobility = 0;
+    let mut hits = 0;
+    for &d in steps {
+        let mut cur = from.offset(d);
+        while let Some(t) = cur {
+            let bit = 1u128 << t.raw();
+            if area & bit != 0 {
+                mobility += 1;
+            }
+            if zone & bit != 0 {
+                hits += 1;
+            }
+            if pos.piece_at(t).is_some() {
+                break;
+            }
+            cur = t.offset(d);
+        }
+    }
+    (mobility, hits)
+}
+
+/// Pawn shield in front of `c`'s king: files around the king should keep a pawn on the
+/// second or third rank (relative).
+fn king_shield(pos: &Position, c: Color, pawns: &PawnEntry) -> i32 {
+    let k = pos.king(c);
+    if rel_rank(k, c) > 2 {
+        return 2 * SHIELD_MISSING; // a king in the open
+    }
+    let pawn = Piece::new(c, Kind::Pawn);
+    let kf = k.file() as i32;
+    let mut v = 0;
+    for f in (kf - 1).max(0)..=(kf + 1).min(7) {
+        let near = Square::from_coords(f as u8, if c == Color::White { 1 } else { 6 });
+        let next = Square::from_coords(f as u8, if c == Color::White { 2 } else { 5 });
+        if pos.piece_at(near) == pawn {
+            // fine
+        } else if pos.piece_at(next) == pawn {
+            v += SHIELD_ADVANCED;
+        } else {
+            v += SHIELD_MISSING;
+        }
+        if (pawns.files[0] | pawns.files[1]) >> f & 1 == 0 {
+            v += KING_OPEN_FILE;
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same position with colours swapped and the board mirrored top to bottom.
+    fn flip_fen(fen: &str) -> String {
+        let parts: Vec<&str> = fen.split_whitespace().collect();
+        let board: Vec<String> = parts[0]
+            .split('/')
+            .rev()
+            .map(|row| {
+                row.chars()
+                    .map(|ch| if ch.is_ascii_uppercase() { ch.to_ascii_lowercase() } else { ch.to_ascii_uppercase() })
+                    .collect()
+            })
+            .collect();
+        let side = if parts[1] == "w" { "b" } else { "w" };
+        let castling: String = if parts[2] == "-" {
+            "-".into()
+        } else {
+            let mut c: Vec<char> = parts[2]
+                .chars()
+                .map(|ch| if ch.is_ascii_uppercase() { ch.to_ascii_lowercase() } else { ch.to_ascii_uppercase() })
+                .collect();
+            c.sort_by_key(|ch| (ch.is_ascii_lowercase(), *ch));
+            c.into_iter().collect()
+        };
+        let ep = if parts[3] == "-" {
+            "-".to_string()
+        } else {
+            let b = parts[3].as_bytes();
+            format!("{}{}", b[0] as char, if b[1] == b'3' { '6' } else { '3' })
+        };
+        format!("{} {} {} {} 0 1", board.join("/"), side, castling, ep)
+    }
+
+    const FENS: [&str; 8] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 1",
+        "8/8/4k3/8/8/3K4/3R4/8 w - - 0 1",
+        "6k1/5ppp/8/3P4/8/8/5PPP/6K1 b - - 0 1",
+        "2r3k1/1q1nbppp/r3p3/3pP3/pPpP4/P1Q2N2/2RN1PPP/2R4K b - b3 0 1",
+        "8/8/8/3b4/8/5B2/2k5/K7 w - - 0 1",
+    ];
+
+    #[test]
+    fn colour_flip_is_symmetric() {
+        for fen in FENS {
+            let a = Position::from_fen(fen).unwrap();
+            let b = Position::from_fen(&flip_fen(fen)).unwrap();
+            assert_eq!(evaluate(&a), evaluate(&b), "{fen} vs {}", flip_fen(fen));
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_are_equal_for_both_sides() {
+        // In a symmetric position the only difference between the two sides is the tempo.
+        for fen in [FENS[0], "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 0 1"] {
+            let w = Position::from_fen(fen).unwrap();
+            let b = Position::from_fen(&fen.replace(" w ", " b ")).unwrap();
+            assert_eq!(evaluate(&w), TEMPO);
+            assert_eq!(evaluate(&b), TEMPO);
+        }
+    }
+
+    #[test]
+    fn pawn_cache_agrees() {
+        let mut table = PawnTable::new(1024);
+        for fen in FENS {
+            let p = Position::from_fen(fen).unwrap();
+            assert_eq!(evaluate_cached(&p, &mut table), evaluate(&p));
+            assert_eq!(evaluate_cached(&p, &mut table), evaluate(&p));
+        }
+    }
+
+    #[test]
+    fn endgame_knowledge() {
+        for fen in ["8/8/4k3/8/8/3K4/3N4/8 w - - 0 1", "8/8/4k3/8/8/3K4/3B4/8 b - - 0 1", "8/8/4k3/8/8/3K4/3NN3/8 w - - 0 1"] {
+            let p = Position::from_fen(fen).unwrap();
+            assert!(evaluate(&p).abs() <= TEMPO, "{fen}: {}", evaluate(&p));
+        }
+        // KRK: the bare king on the edge is worse for it than in the centre.
+        let edge = evaluate(&Position::from_fen("4k3/8/4K3/8/8/8/8/7R w - - 0 1").unwrap());
+        let centre = evaluate(&Position::from_fen("8/8/8/4k3/8/8/8/K6R w - - 0 1").unwrap());
+        assert!(edge > centre && centre > 400, "{edge} {centre}");
+    }
+}

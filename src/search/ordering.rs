@@ -1,0 +1,164 @@
+//! Move ordering: what to try first, and what the search learns about quiet moves.
+//!
+//! Order at a node: the hash move; captures that do not lose material (by SEE, ranked by
+//! MVV-LVA) and queen promotions; the two killers of the ply; the counter-move to the
+//! opponent's last move; other quiet moves by history; losing captures last. The legal
+//! generator produces all moves at once, so "staging" is lazy selection: each pick scans
+//! the remaining scores for the best, which at a cut node usually stops after one or two.
+
+use crate::mv::Move;
+use crate::piece::{Kind, Piece};
+use crate::position::Position;
+use crate::search::MAX_PLY;
+use crate::see::{see, see_value, SEE_VALUE};
+
+pub const HASH_MOVE: i32 = 1 << 30;
+pub const GOOD_CAPTURE: i32 = 1 << 29;
+pub const KILLER_1: i32 = 1 << 28;
+pub const KILLER_2: i32 = KILLER_1 - 1;
+pub const COUNTER: i32 = KILLER_1 - 2;
+pub const BAD_CAPTURE: i32 = -(1 << 28);
+/// History scores stay within +-HISTORY_MAX (well below the killer band).
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Tables the search learns from (kept across searches, cleared by `ucinewgame`).
+pub struct OrderTables {
+    /// Butterfly history: [side][from64][to64].
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    pub killers: [[Move; 2]; MAX_PLY + 2],
+    /// Reply that refuted the opponent's move: [moved piece][to64].
+    counter: Box<[[Move; 64]; 12]>,
+}
+
+impl Default for OrderTables {
+    fn default() -> Self {
+        OrderTables {
+            history: Box::new([[[0; 64]; 64]; 2]),
+            killers: [[Move::NONE; 2]; MAX_PLY + 2],
+            counter: Box::new([[Move::NONE; 64]; 12]),
+        }
+    }
+}
+
+/// Most valuable victim, least valuable attacker.
+#[inline(always)]
+pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = if m.is_en_passant() { SEE_VALUE[0] } else { see_value(pos.piece_at(m.to())) };
+    let attacker = pos.piece_at(m.from()).kind().index() as i32;
+    victim * 8 - attacker + m.promotion_kind().map_or(0, |k| SEE_VALUE[k.index()])
+}
+
+impl OrderTables {
+    pub fn clear(&mut self) {
+        *self = OrderTables::default();
+    }
+
+    /// Between searches: old history counts half, killers are forgotten.
+    pub fn age(&mut self) {
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                for h in row.iter_mut() {
+                    *h /= 2;
+                }
+            }
+        }
+        self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
+    }
+
+    #[inline(always)]
+    pub fn history(&self, side: usize, m: Move) -> i32 {
+        self.history[side][m.from().index64()][m.to().index64()]
+    }
+
+    #[inline(always)]
+    pub fn counter(&self, prev_piece: Piece, prev: Move) -> Move {
+        if prev.is_none() || prev_piece.is_none() {
+            Move::NONE
+        } else {
+            self.counter[prev_piece.index()][prev.to().index64()]
+        }
+    }
+
+    /// "Gravity" update: the entry moves towards +-HISTORY_MAX by `bonus`, more slowly the
+    /// closer it is, so old knowledge fades instead of saturating.
+    #[inline(always)]
+    fn nudge(entry: &mut i32, bonus: i32) {
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// A quiet move caused a beta cut-off: reward it, penalise the quiets tried before it.
+    pub fn reward_quiet(
+        &mut self,
+        side: usize,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+        prev_piece: Piece,
+        prev: Move,
+    ) {
+        let bonus = (depth * depth + depth).min(1200);
+        Self::nudge(&mut self.history[side][best.from().index64()][best.to().index64()], bonus);
+        for &m in tried {
+            if m != best {
+                Self::nudge(&mut self.history[side][m.from().index64()][m.to().index64()], -bonus);
+            }
+        }
+        if self.killers[ply][0] != best {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = best;
+        }
+        if !prev.is_none() && prev_piece.is_some() {
+            self.counter[prev_piece.index()][prev.to().index64()] = best;
+        }
+    }
+
+    /// Scores every move of a main-search node.
+    pub fn score_moves(&self, pos: &Position, moves: &[Move], scores: &mut [i32], hash_move: Move, ply: usize, counter: Move) {
+        let side = pos.side_to_move().index();
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == hash_move {
+                HASH_MOVE
+            } else if m.is_tactical() {
+                if m.promotion_kind().is_some_and(|k| k != Kind::Queen) {
+                    BAD_CAPTURE + mvv_lva(pos, m) - 10_000 // under-promotions last
+                } else if capture_is_good(pos, m) {
+                    GOOD_CAPTURE + mvv_lva(pos, m)
+                } else {
+                    BAD_CAPTURE + mvv_lva(pos, m)
+                }
+            } else if m == self.killers[ply][0] {
+                KILLER_1
+            } else if m == self.killers[ply][1] {
+                KILLER_2
+            } else if m == counter {
+                COUNTER
+            } else {
+                self.history(side, m)
+            };
+        }
+    }
+}
+
+/// A capture that does not lose material: a victim worth at least the attacker wins
+/// without looking further; otherwise ask SEE.
+#[inline(always)]
+pub fn capture_is_good(pos: &Position, m: Move) -> bool {
+    let attacker = see_value(pos.piece_at(m.from()));
+    let victim = if m.is_en_passant() { SEE_VALUE[0] } else { see_value(pos.piece_at(m.to())) };
+    victim >= attacker || see(pos, m) >= 0
+}
+
+/// Moves the best-scored move of `moves[i..]` to position `i` and returns it.
+#[inline(always)]
+pub fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> (Move, i32) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+    (moves[i], scores[i])
+}

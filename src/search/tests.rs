@@ -1,0 +1,190 @@
+//! Search unit tests: mates at the right depth, draws, limits.
+
+use super::*;
+
+fn run(fen: &str, history: &[u64], limits: SearchLimits) -> (SearchOutcome, Vec<Report>) {
+    let pos = Position::from_fen(fen).unwrap();
+    let mut searcher = Searcher::new(8);
+    let control = SharedControl::default();
+    let mut reports = Vec::new();
+    let out = searcher.search(&pos, history, &limits, &control, &mut |r| reports.push(r));
+    (out, reports)
+}
+
+fn depth(d: u32) -> SearchLimits {
+    SearchLimits { depth: Some(d), multipv: 1, ..Default::default() }
+}
+
+fn last_score(reports: &[Report]) -> (u32, Score) {
+    reports
+        .iter()
+        .rev()
+        .find_map(|r| match r {
+            Report::Iteration { depth, score, bound: Bound::Exact, multipv: 1, .. } => Some((*depth, *score)),
+            _ => None,
+        })
+        .unwrap()
+}
+
+fn first_mate_depth(reports: &[Report], n: i32) -> Option<u32> {
+    reports.iter().find_map(|r| match r {
+        Report::Iteration { depth, score: Score::Mate(m), bound: Bound::Exact, .. } if *m == n => Some(*depth),
+        _ => None,
+    })
+}
+
+#[test]
+fn mate_in_one() {
+    let (out, reports) = run("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", &[], depth(3));
+    assert_eq!(out.best.unwrap().to_string(), "a1a8");
+    assert_eq!(last_score(&reports).1, Score::Mate(1));
+    assert_eq!(first_mate_depth(&reports, 1), Some(1));
+}
+
+#[test]
+fn mate_in_two_found_at_depth_three() {
+    // Two rooks, the ladder: 1.Ra7 (or 1.Rb7) and 2.Rb8#.
+    let (out, reports) = run("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", &[], depth(5));
+    assert_eq!(last_score(&reports).1, Score::Mate(2));
+    let d = first_mate_depth(&reports, 2).unwrap();
+    assert!(d <= 3, "mate in 2 first seen at depth {d}");
+    assert!(out.best.is_some());
+}
+
+#[test]
+fn being_mated_scores_negative() {
+    // Black to move is mated next move whatever it does (back-rank, queen on the 7th).
+    let (_, reports) = run("6k1/4Q3/6K1/8/8/8/8/8 b - - 0 1", &[], depth(4));
+    assert_eq!(last_score(&reports).1, Score::Mate(-1));
+}
+
+#[test]
+fn mate_in_three_with_go_mate() {
+    // Two rooks against a king on the seventh rank: 1.Rb6 Kf7 2.Ra7+ Ke8 3.Rb8#.
+    let limits = SearchLimits { mate: Some(3), multipv: 1, ..Default::default() };
+    let (out, reports) = run("8/6k1/8/8/8/8/8/RR4K1 w - - 0 1", &[], limits);
+    assert!(out.best.is_some());
+    assert_eq!(last_score(&reports).1, Score::Mate(3));
+    // The king one rank further from the edge needs one move more: mate in 4, first seen
+    // no deeper than 7 plies plus a little slack for the reductions.
+    let (_, reports) = run("8/8/6k1/8/8/8/8/RR4K1 w - - 0 1", &[], depth(10));
+    assert_eq!(last_score(&reports).1, Score::Mate(4));
+    assert!(first_mate_depth(&reports, 4).unwrap() <= 9);
+}
+
+#[test]
+fn stalemate_and_insufficient_material_are_draws() {
+    // Black to move has no move and is not in check.
+    let pos = Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    let (_, reports) = run("8/8/4k3/8/8/3K4/3N4/8 w - - 0 1", &[], depth(6));
+    assert_eq!(last_score(&reports).1, Score::Centipawns(0));
+}
+
+#[test]
+fn repetition_with_game_history_is_a_draw() {
+    // Shuffling king and queen back and forth returns to the first position.
+    let mut pos = Position::from_fen("7k/8/8/8/8/8/q7/6K1 w - - 4 20").unwrap();
+    let mut keys = vec![pos.key()];
+    for uci in ["g1h1", "a2b2", "h1g1", "b2a2"] {
+        let m = pos.parse_uci_move(uci).unwrap();
+        pos.make(m);
+        keys.push(pos.key());
+    }
+    // `pos` is the first position again; the searcher sees that as a repetition at ply 1.
+    let mut s = Searcher::new(1);
+    s.keys = keys.clone();
+    s.root_index = keys.len() - 1;
+    assert!(s.is_repetition(&pos, 0));
+    // Without the history it is not.
+    s.keys = vec![pos.key()];
+    s.root_index = 0;
+    assert!(!s.is_repetition(&pos, 0));
+}
+
+#[test]
+fn search_takes_a_repetition_draw_when_lost() {
+    // White (a bare king against a queen) is lost, but one move returns to a position of
+    // the game history: that move scores a draw.
+    let fen_a = "6k1/8/8/8/8/8/q7/6K1 w - - 10 40";
+    let mut pos = Position::from_fen(fen_a).unwrap();
+    let mut history = Vec::new();
+    for uci in ["g1h1", "a2b2", "h1g1", "b2a2", "g1h1", "a2b2"] {
+        history.push(pos.key());
+        let m = pos.parse_uci_move(uci).unwrap();
+        pos.make(m);
+    }
+    // Now White (Kh1 vs Qb2) to move; Kh1-g1 would repeat. Black's queen can't force
+    // immediate mate, so the score at depth 1 of h1g1 is 0 (repetition).
+    let mut s = Searcher::new(1);
+    let control = SharedControl::default();
+    let limits = SearchLimits { depth: Some(1), multipv: 1, searchmoves: vec![pos.parse_uci_move("h1g1").unwrap()], ..Default::default() };
+    let mut reports = Vec::new();
+    s.search(&pos, &history, &limits, &control, &mut |r| reports.push(r));
+    assert_eq!(last_score(&reports).1, Score::Centipawns(0));
+}
+
+#[test]
+fn fifty_move_rule_is_a_draw() {
+    // White is a rook up but the clock is at 99 plies: any non-capturing, non-pawn move ends
+    // the game in a draw, and no capture or pawn move exists.
+    let (_, reports) = run("7k/8/8/8/8/8/8/R5K1 w - - 99 120", &[], depth(4));
+    assert_eq!(last_score(&reports).1, Score::Centipawns(0));
+    // With a fresh clock the same position is winning.
+    let (_, reports) = run("7k/8/8/8/8/8/8/R5K1 w - - 0 120", &[], depth(4));
+    match last_score(&reports).1 {
+        Score::Centipawns(v) => assert!(v > 300),
+        Score::Mate(n) => assert!(n > 0),
+    }
+}
+
+#[test]
+fn node_limit_is_exact_and_a_move_is_always_returned() {
+    let limits = SearchLimits { nodes: Some(5000), multipv: 1, ..Default::default() };
+    let (out, _) = run(crate::fen::STARTPOS, &[], limits);
+    assert_eq!(out.nodes, 5000);
+    assert!(out.best.is_some());
+    // Stopped at once: still a legal move.
+    let limits = SearchLimits { nodes: Some(1), multipv: 1, ..Default::default() };
+    let (out, _) = run(crate::fen::STARTPOS, &[], limits);
+    let pos = Position::startpos();
+    assert!(pos.legal_moves().contains(out.best.unwrap()));
+}
+
+#[test]
+fn depth_limit_and_multipv() {
+    let limits = SearchLimits { depth: Some(4), multipv: 3, ..Default::default() };
+    let (out, reports) = run(crate::fen::STARTPOS, &[], limits);
+    assert!(out.best.is_some());
+    let max_depth = reports
+        .iter()
+        .filter_map(|r| match r {
+            Report::Iteration { depth, .. } => Some(*depth),
+            _ => None,
+        })
+        .max();
+    assert_eq!(max_depth, Some(4));
+    let lines: Vec<usize> = reports
+        .iter()
+        .filter_map(|r| match r {
+            Report::Iteration { depth: 4, multipv, bound: Bound::Exact, .. } => Some(*multipv),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lines, vec![1, 2, 3]);
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let pos = Position::startpos();
+    let only = pos.parse_uci_move("a2a3").unwrap();
+    let limits = SearchLimits { depth: Some(3), multipv: 1, searchmoves: vec![only], ..Default::default() };
+    let (out, _) = run(crate::fen::STARTPOS, &[], limits);
+    assert_eq!(out.best, Some(only));
+}
+
+#[test]
+fn no_legal_move_gives_none() {
+    let (out, _) = run("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[], depth(3));
+    assert_eq!(out.best, None);
+}

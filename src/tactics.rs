@@ -1,0 +1,1 @@
+//! Tactics suite runner (filled in below).

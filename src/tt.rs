@@ -1,0 +1,219 @@
+//! Transposition table: a fixed array of 64-byte buckets of four 16-byte entries.
+//!
+//! Sized in megabytes by the `Hash` option and allocated at once by [`TranspositionTable::new`]
+//! / [`TranspositionTable::resize`], so no search ever allocates. Each entry keeps the full
+//! 64-bit key (no false hits worth worrying about), the best move, a score, the draft and a
+//! bound; a generation counter ("age") lets entries of earlier searches be replaced first.
+//!
+//! Mate scores are stored relative to the node ("mate in k from here"), not to the root:
+//! [`score_to_tt`] / [`score_from_tt`] convert, so an entry found at another ply still
+//! reports the right distance to mate.
+
+use crate::mv::Move;
+use crate::search::MATE_BOUND;
+
+/// Bound of a stored score.
+pub const BOUND_NONE: u8 = 0;
+pub const BOUND_UPPER: u8 = 1;
+pub const BOUND_LOWER: u8 = 2;
+pub const BOUND_EXACT: u8 = 3;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    key: u64,
+    mv: u32,
+    score: i16,
+    depth: i8,
+    /// Low two bits: bound; high six bits: generation.
+    gen_bound: u8,
+}
+
+const BUCKET: usize = 4;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; BUCKET],
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    pub mv: Move,
+    /// Already converted to be relative to the root (see [`score_from_tt`]).
+    pub score: i32,
+    pub depth: i32,
+    pub bound: u8,
+}
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: u8,
+}
+
+/// Converts a root-relative mate score to one relative to the node at `ply`.
+#[inline(always)]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Inverse of [`score_to_tt`]: a node-relative mate score back to the root's view.
+#[inline(always)]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl TranspositionTable {
+    pub fn new(mb: usize) -> TranspositionTable {
+        let mut tt = TranspositionTable { buckets: Vec::new(), generation: 0 };
+        tt.resize(mb);
+        tt
+    }
+
+    /// Reallocates for `mb` megabytes (at least one bucket) and clears.
+    pub fn resize(&mut self, mb: usize) {
+        let bytes = mb.max(1).saturating_mul(1 << 20);
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        self.buckets = Vec::new(); // free the old table before allocating the new one
+        self.buckets = vec![Bucket::default(); count];
+        self.generation = 0;
+    }
+
+    pub fn clear(&mut self) {
+        for b in self.buckets.iter_mut() {
+            *b = Bucket::default();
+        }
+        self.generation = 0;
+    }
+
+    /// Called once per search so that older entries lose their priority.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    #[inline(always)]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let bucket = &self.buckets[self.index(key)];
+        for e in &bucket.entries {
+            if e.key == key && e.gen_bound & 3 != BOUND_NONE {
+                return Some(TtHit {
+                    mv: Move::from_bits(e.mv),
+                    score: score_from_tt(e.score as i32, ply),
+                    depth: e.depth as i32,
+                    bound: e.gen_bound & 3,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replacement: the same key always; otherwise the entry with the
+    /// lowest draft, where every generation of age costs it eight plies.
+    #[inline]
+    pub fn store(&mut self, key: u64, mv: Move, score: i32, depth: i32, bound: u8, ply: usize) {
+        let generation = self.generation;
+        let idx = self.index(key);
+        let bucket = &mut self.buckets[idx];
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, e) in bucket.entries.iter().enumerate() {
+            if e.key == key || e.gen_bound & 3 == BOUND_NONE {
+                victim = i;
+                break;
+            }
+            let age = ((generation as i32 - (e.gen_bound >> 2) as i32) + 64) & 63;
+            let worth = e.depth as i32 - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let e = &mut bucket.entries[victim];
+        // Keep a known best move when the new result has none (a fail-low node).
+        let mv_bits = if mv.is_none() && e.key == key { e.mv } else { mv.bits() };
+        // A same-key entry of a deeper draft survives a shallow non-exact result.
+        if e.key == key && bound != BOUND_EXACT && (e.depth as i32) > depth + 2 && (e.gen_bound >> 2) == generation {
+            e.mv = mv_bits;
+            return;
+        }
+        *e = Entry {
+            key,
+            mv: mv_bits,
+            score: score_to_tt(score, ply).clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16,
+            depth: depth.clamp(-1, 127) as i8,
+            gen_bound: (generation << 2) | bound,
+        };
+    }
+
+    /// Per mille of the first thousand entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let mut used = 0;
+        let mut seen = 0;
+        'outer: for b in self.buckets.iter() {
+            for e in &b.entries {
+                if seen == 1000 {
+                    break 'outer;
+                }
+                seen += 1;
+                if e.gen_bound & 3 != BOUND_NONE && (e.gen_bound >> 2) == self.generation {
+                    used += 1;
+                }
+            }
+        }
+        if seen == 0 {
+            0
+        } else {
+            used * 1000 / seen
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn mate_scores_are_node_relative() {
+        let mut tt = TranspositionTable::new(1);
+        // At ply 5 the search found "mate in 3 plies from here": root-relative MATE - 8.
+        let key = 0x1234_5678_9abc_def0;
+        tt.store(key, Move::NONE, MATE - 8, 4, BOUND_EXACT, 5);
+        // Found again at ply 9 (a transposition deeper in the tree): mate is 3 plies after
+        // that node, so root-relative MATE - 12.
+        let hit = tt.probe(key, 9).expect("stored");
+        assert_eq!(hit.score, MATE - 12);
+        // And the losing side's scores likewise.
+        tt.store(key, Move::NONE, -(MATE - 8), 4, BOUND_EXACT, 5);
+        assert_eq!(tt.probe(key, 2).expect("stored").score, -(MATE - 5));
+        // Ordinary scores pass unchanged.
+        tt.store(key, Move::NONE, 37, 4, BOUND_EXACT, 5);
+        assert_eq!(tt.probe(key, 11).expect("stored").score, 37);
+    }
+
+    #[test]
+    fn sizes_and_fill() {
+        let tt = TranspositionTable::new(16);
+        assert_eq!(tt.buckets.len() * 64, 16 << 20);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(tt.hashfull(), 0);
+    }
+}
