@@ -10,6 +10,9 @@
 //!   the search panics; a `go` that is rejected produces none.
 //! * `go infinite`, a bare `go` and `go ponder` never end on their own: if the search returns
 //!   early (mate, depth limit), the best move is held back until `stop` (or `ponderhit`).
+//! * A watchdog thread stops the search at its hard time limit should the search miss it.
+//! * When the search gives no ponder move, the second move of its last principal variation
+//!   (if it is legal) is sent as one.
 //! * Anything that changes what a search works on (`set_position`, `new_game`, `go`, `Hash`,
 //!   `Clear Hash`, `perft`) first stops a running search and waits for its best move.
 
@@ -22,7 +25,7 @@ use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl
 use crate::time::{budget, Clock};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -417,21 +420,64 @@ impl SearchJob {
     fn run(self, mut searcher: Searcher) -> Searcher {
         let sink = Arc::clone(&self.sink);
         let chess960 = self.chess960;
-        let mut report = |report: Report| sink(Event::Report { report, chess960 });
+        // The principal variation of the last report, for a ponder move the search did not give.
+        let mut last_pv: Vec<Move> = Vec::new();
+        let mut report = |report: Report| {
+            if let Report::Iteration { multipv: 1, pv, .. } = &report {
+                last_pv.clone_from(pv);
+            }
+            sink(Event::Report { report, chess960 })
+        };
+        let watchdog = self.limits.time.hard.map(|hard| Watchdog::start(Arc::clone(&self.control), hard));
         let result = catch_unwind(AssertUnwindSafe(|| {
             searcher.search(&self.pos, &self.history, &self.limits, &self.control, &mut report)
         }));
-        let (outcome, searcher) = match result {
+        drop(watchdog);
+        let (mut outcome, searcher) = match result {
             Ok(outcome) => (outcome, searcher),
             // A panicking search may leave its tables half-written: start afresh.
             Err(_) => (SearchOutcome::default(), Searcher::new(self.hash_mb)),
         };
+        if outcome.ponder.is_none() && outcome.best.is_some() && last_pv.first() == outcome.best.as_ref() {
+            outcome.ponder = last_pv.get(1).copied();
+        }
         while !self.control.stopped() && (self.hold || self.control.pondering.load(Ordering::SeqCst)) {
             std::thread::sleep(Duration::from_millis(1));
         }
         let (best, ponder) = checked_moves(&self.pos, &self.limits.searchmoves, outcome);
         (self.sink)(Event::BestMove { best, ponder, chess960 });
         searcher
+    }
+}
+
+/// Stops the search at its hard time limit even if the search misses the limit itself (a
+/// long node, a search without time checks): a safety net against losing on time.
+struct Watchdog {
+    done: Arc<AtomicBool>,
+}
+
+impl Watchdog {
+    fn start(control: Arc<SharedControl>, hard: Duration) -> Watchdog {
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&done);
+        let spawned = std::thread::Builder::new().name("watchdog".into()).spawn(move || {
+            while !flag.load(Ordering::SeqCst) && !control.stopped() {
+                if !control.pondering.load(Ordering::SeqCst) && control.elapsed() >= hard {
+                    control.request_stop();
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        });
+        // Without a thread the search's own checks remain.
+        drop(spawned);
+        Watchdog { done }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::SeqCst);
     }
 }
 
