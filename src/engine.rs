@@ -363,8 +363,11 @@ impl Engine {
 
     /// Static evaluation of the current position in centipawns, White's point of view.
     pub fn static_eval(&self) -> i32 {
-        let psq = self.pos.psq();
-        (psq.mg + psq.eg) / 2
+        let v = crate::eval::evaluate(&self.pos);
+        match self.pos.side_to_move() {
+            crate::piece::Color::White => v,
+            crate::piece::Color::Black => -v,
+        }
     }
 }
 

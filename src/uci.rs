@@ -346,6 +346,18 @@ impl Output {
     }
 }
 
+/// Byte-level access for output written by others (`bench`), under the same lock.
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut w = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        w.write_all(buf)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).flush()
+    }
+}
+
 fn move_text(m: Move, chess960: bool) -> String {
     m.to_uci(chess960)
 }
@@ -531,7 +543,9 @@ impl Session {
             Command::Bench(depth) => {
                 self.engine.stop();
                 self.engine.wait();
-                crate::bench::run(depth).map_err(UciError::Bench)?;
+                let mut out = self.out.clone();
+                crate::bench::run_to(depth, &mut out).map_err(UciError::Bench)?;
+                let _ = out.flush();
             }
         }
         Ok(Flow::Continue)

@@ -477,5 +477,6 @@ fn perft_display_and_eval_commands() {
     e.send("eval");
     e.expect(LONG, "Static evaluation: ");
     e.send("bench 1");
+    e.expect(Duration::from_secs(60), "Nodes searched");
     e.ready();
 }
