@@ -11,13 +11,12 @@
 
 use crate::attacks::Threats;
 use crate::mv::{Move, MoveList};
-use crate::piece::{Color, Kind, Piece};
+use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::{rights, Position};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
 use crate::tables::{delta_index, KING_ZONE, STEP};
 
 const PROMOTIONS: [Kind; 4] = [Kind::Queen, Kind::Knight, Kind::Rook, Kind::Bishop];
-const QUEEN_STEPS: [Step; 8] = KING_STEPS;
 
 /// Bit set over the 128 0x88 indices: the squares a non-king move may land on.
 type Targets = u128;
@@ -25,35 +24,45 @@ const ALL_TARGETS: Targets = !0;
 
 impl Position {
     /// All legal moves.
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<false>(&mut list);
+        self.generate::<false, MoveList>(&mut list);
         list
     }
 
+    /// The number of legal moves, counted without building a list (perft's last ply).
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = MoveCounter(0);
+        self.generate::<false, MoveCounter>(&mut counter);
+        counter.0
+    }
+
     /// Legal captures and promotions only (for quiescence search).
+    #[inline]
     pub fn legal_tactical_moves(&self) -> MoveList {
         let mut tactical = MoveList::new();
-        self.generate::<true>(&mut tactical);
+        self.generate::<true, MoveList>(&mut tactical);
         tactical
     }
 
     /// Fills `list` with legal moves; with `TACTICAL`, only captures and promotions.
-    pub fn generate<const TACTICAL: bool>(&self, list: &mut MoveList) {
+    pub fn generate<const TACTICAL: bool, S: MoveSink>(&self, list: &mut S) {
         let threats = self.threats();
         let king = self.king(self.side);
-        self.king_moves::<TACTICAL>(king, list);
+        self.king_moves::<TACTICAL, S>(king, list);
         match threats.checkers.count() {
             0 => {
                 if !TACTICAL {
                     self.castling_moves(king, list);
                 }
-                self.piece_moves::<TACTICAL, false>(&threats, ALL_TARGETS, list);
+                self.piece_moves::<TACTICAL, false, S>(&threats, ALL_TARGETS, list);
             }
             1 => {
                 let (checker, step) = threats.checkers.first().unwrap_or((king, 0));
                 let targets = evasion_targets(king, checker, step, self.board[checker.index()]);
-                self.piece_moves::<TACTICAL, true>(&threats, targets, list);
+                self.piece_moves::<TACTICAL, true, S>(&threats, targets, list);
             }
             _ => {}
         }
@@ -61,32 +70,35 @@ impl Position {
 
     /// Moves of everything but the king. With `EVASION`, only moves landing on `targets`.
     #[inline(always)]
-    fn piece_moves<const TACTICAL: bool, const EVASION: bool>(&self, threats: &Threats, targets: Targets, list: &mut MoveList) {
+    fn piece_moves<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, threats: &Threats, targets: Targets, list: &mut S) {
         let c = self.side.index();
         let officers = self.officers[c] as usize;
         let count = self.count[c] as usize;
         for slot in 1..officers {
             let from = self.list[c][slot];
             let pin = threats.pin_step[slot];
-            match self.board[from.index()].kind() {
-                Kind::Knight => {
-                    if pin == 0 {
-                        self.knight_moves::<TACTICAL, EVASION>(from, targets, list);
-                    }
+            let flags = self.board[from.index()].flags();
+            if flags == flag::KNIGHT {
+                if pin == 0 {
+                    self.knight_moves::<TACTICAL, EVASION, S>(from, targets, list);
                 }
-                Kind::Bishop => self.slider_moves::<TACTICAL, EVASION, 4>(from, &BISHOP_STEPS, pin, targets, list),
-                Kind::Rook => self.slider_moves::<TACTICAL, EVASION, 4>(from, &ROOK_STEPS, pin, targets, list),
-                _ => self.slider_moves::<TACTICAL, EVASION, 8>(from, &QUEEN_STEPS, pin, targets, list),
+                continue;
+            }
+            if flags & flag::BISHOP != 0 {
+                self.slider_moves::<TACTICAL, EVASION, 4, S>(from, &BISHOP_STEPS, pin, targets, list);
+            }
+            if flags & flag::ROOK != 0 {
+                self.slider_moves::<TACTICAL, EVASION, 4, S>(from, &ROOK_STEPS, pin, targets, list);
             }
         }
         for slot in officers..count {
             let from = self.list[c][slot];
-            self.pawn_moves::<TACTICAL, EVASION>(from, threats.pin_step[slot], targets, list);
+            self.pawn_moves::<TACTICAL, EVASION, S>(from, threats.pin_step[slot], targets, list);
         }
     }
 
     #[inline(always)]
-    fn knight_moves<const TACTICAL: bool, const EVASION: bool>(&self, from: Square, targets: Targets, list: &mut MoveList) {
+    fn knight_moves<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, from: Square, targets: Targets, list: &mut S) {
         let them = self.side.flip();
         for d in KNIGHT_STEPS {
             let to = from.raw().wrapping_add(d as u8);
@@ -106,13 +118,13 @@ impl Position {
     }
 
     #[inline(always)]
-    fn slider_moves<const TACTICAL: bool, const EVASION: bool, const N: usize>(
+    fn slider_moves<const TACTICAL: bool, const EVASION: bool, const N: usize, S: MoveSink>(
         &self,
         from: Square,
         steps: &[Step; N],
         pin: Step,
         targets: Targets,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         let them = self.side.flip();
         for &d in steps {
@@ -140,7 +152,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn pawn_moves<const TACTICAL: bool, const EVASION: bool>(&self, from: Square, pin: Step, targets: Targets, list: &mut MoveList) {
+    fn pawn_moves<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, from: Square, pin: Step, targets: Targets, list: &mut S) {
         let us = self.side;
         let them = us.flip();
         let king = self.list[us.index()][0];
@@ -209,7 +221,7 @@ impl Position {
 
     /// King steps: collect the candidate squares, then let each enemy piece strike off the
     /// ones it covers, found with one `KING_ZONE` lookup per piece.
-    fn king_moves<const TACTICAL: bool>(&self, king: Square, list: &mut MoveList) {
+    fn king_moves<const TACTICAL: bool, S: MoveSink>(&self, king: Square, list: &mut S) {
         let us = self.side;
         let them = us.flip();
         let mut candidates: u8 = 0;
@@ -255,7 +267,7 @@ impl Position {
         }
     }
 
-    fn castling_moves(&self, king: Square, list: &mut MoveList) {
+    fn castling_moves<S: MoveSink>(&self, king: Square, list: &mut S) {
         let us = self.side;
         let (king_side, queen_side) = match us {
             Color::White => (rights::WHITE_KING_SIDE, rights::WHITE_QUEEN_SIDE),
@@ -311,6 +323,28 @@ impl Position {
             .copied()
             .find(|m| m.to_uci(self.chess960) == lower && m.promotion_kind() == promotion)
             .ok_or_else(|| MoveError::Illegal(text.to_string()))
+    }
+}
+
+/// Where the generator puts moves: a list, or a counter for perft.
+pub trait MoveSink {
+    fn push(&mut self, m: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+/// A sink that only counts.
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
     }
 }
 
