@@ -54,7 +54,10 @@ impl Position {
     /// Does the square `target` lie in the reach of any piece of `by`?
     #[inline]
     pub fn is_attacked(&self, target: Square, by: Color) -> bool {
-        for &from in self.pieces(by) {
+        if self.pawn_attacks(target, by) {
+            return true;
+        }
+        for &from in self.officers(by) {
             let flags = self.board[from.index()].flags();
             let hit = ATTACK[delta_index(from, target)] & flags;
             if hit == 0 {
@@ -67,32 +70,48 @@ impl Position {
         false
     }
 
+    /// Does a pawn of `by` attack `target`? Pawns attack from the two squares diagonally
+    /// behind the target (as `by` sees it), so look there instead of visiting every pawn.
+    #[inline(always)]
+    pub fn pawn_attacks(&self, target: Square, by: Color) -> bool {
+        let pawn = Piece::new(by, crate::piece::Kind::Pawn);
+        let behind = target.raw().wrapping_sub(by.forward() as u8);
+        self.board[behind.wrapping_sub(1) as usize] == pawn && behind.wrapping_sub(1) & 0x88 == 0
+            || self.board[behind.wrapping_add(1) as usize] == pawn && behind.wrapping_add(1) & 0x88 == 0
+    }
+
     /// Like [`Position::is_attacked`], but the squares `a` and `b` count as empty (a king
     /// stepping away from a checking line, castling king and rook lifted).
     #[inline]
     pub fn is_attacked_through(&self, target: Square, by: Color, a: Square, b: Square) -> bool {
-        for &from in self.pieces(by) {
+        if self.pawn_attacks(target, by) {
+            return true;
+        }
+        for &from in self.officers(by) {
             let flags = self.board[from.index()].flags();
             let hit = ATTACK[delta_index(from, target)] & flags;
             if hit == 0 {
                 continue;
             }
-            if hit & LEAPERS != 0 {
+            if hit & LEAPERS != 0 || self.line_is_clear_through(from, target, a, b) {
                 return true;
-            }
-            let step = STEP[delta_index(from, target)] as u8;
-            let mut sq = from.raw().wrapping_add(step);
-            loop {
-                if sq == target.raw() {
-                    return true;
-                }
-                if self.board[(sq & 0x7F) as usize].is_some() && sq != a.raw() && sq != b.raw() {
-                    break;
-                }
-                sq = sq.wrapping_add(step);
             }
         }
         false
+    }
+
+    /// `line_is_clear` with the squares `a` and `b` counted as empty.
+    #[inline(always)]
+    pub fn line_is_clear_through(&self, from: Square, to: Square, a: Square, b: Square) -> bool {
+        let step = STEP[delta_index(from, to)] as u8;
+        let mut sq = from.raw().wrapping_add(step);
+        while sq != to.raw() {
+            if self.board[sq as usize].is_some() && sq != a.raw() && sq != b.raw() {
+                return false;
+            }
+            sq = sq.wrapping_add(step);
+        }
+        true
     }
 
     /// True when every square strictly between `a` and `b` (which must share a line) is empty.
@@ -101,7 +120,7 @@ impl Position {
         let step = STEP[delta_index(a, b)] as u8;
         let mut sq = a.raw().wrapping_add(step);
         while sq != b.raw() {
-            if self.board[(sq & 0x7F) as usize].is_some() {
+            if self.board[sq as usize].is_some() {
                 return false;
             }
             sq = sq.wrapping_add(step);
@@ -126,7 +145,15 @@ impl Position {
         let us = self.side;
         let king = self.king(us);
         let mut threats = Threats::default();
-        for &from in &self.pieces(us.flip())[1..] {
+        let them = us.flip();
+        let enemy_pawn = Piece::new(them, crate::piece::Kind::Pawn);
+        for side_step in [-1i8, 1] {
+            let from = king.raw().wrapping_add(us.forward().wrapping_add(side_step) as u8);
+            if from & 0x88 == 0 && self.board[from as usize] == enemy_pawn {
+                threats.checkers.push(Square::from_index_unchecked(from), us.forward() + side_step);
+            }
+        }
+        for &from in &self.officers(them)[1..] {
             let flags = self.board[from.index()].flags();
             let hit = ATTACK[delta_index(from, king)] & flags;
             if hit == 0 {

@@ -232,9 +232,9 @@ fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
         if kings[color.index()] == 0 {
             return Err(FenError::MissingKing(color));
         }
-        // The king goes first in its list: swap it into slot 0.
+        // The king goes first in its list: swap it into slot 0 (both are officers).
         let c = color.index();
-        let king_slot = (0..pos.count[c] as usize)
+        let king_slot = (0..pos.officers[c] as usize)
             .find(|&i| pos.board[pos.list[c][i].index()].is_king())
             .ok_or(FenError::MissingKing(color))?;
         pos.list[c].swap(0, king_slot);

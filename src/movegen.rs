@@ -11,10 +11,10 @@
 
 use crate::attacks::Threats;
 use crate::mv::{Move, MoveList};
-use crate::piece::{Color, Kind, Piece};
+use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::{rights, Position};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
-use crate::tables::{delta_index, STEP};
+use crate::tables::{delta_index, KING_ZONE, STEP};
 
 const PROMOTIONS: [Kind; 4] = [Kind::Queen, Kind::Knight, Kind::Rook, Kind::Bishop];
 
@@ -24,94 +24,107 @@ const ALL_TARGETS: Targets = !0;
 
 impl Position {
     /// All legal moves.
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<false>(&mut list);
+        self.generate::<false, MoveList>(&mut list);
         list
     }
 
+    /// The number of legal moves, counted without building a list (perft's last ply).
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = MoveCounter(0);
+        self.generate::<false, MoveCounter>(&mut counter);
+        counter.0
+    }
+
     /// Legal captures and promotions only (for quiescence search).
+    #[inline]
     pub fn legal_tactical_moves(&self) -> MoveList {
         let mut tactical = MoveList::new();
-        self.generate::<true>(&mut tactical);
+        self.generate::<true, MoveList>(&mut tactical);
         tactical
     }
 
     /// Fills `list` with legal moves; with `TACTICAL`, only captures and promotions.
-    pub fn generate<const TACTICAL: bool>(&self, list: &mut MoveList) {
+    pub fn generate<const TACTICAL: bool, S: MoveSink>(&self, list: &mut S) {
         let threats = self.threats();
-        let us = self.side;
-        let king = self.king(us);
-        self.king_moves::<TACTICAL>(king, list);
-        let targets = match threats.checkers.count() {
+        let king = self.king(self.side);
+        self.king_moves::<TACTICAL, S>(king, list);
+        match threats.checkers.count() {
             0 => {
                 if !TACTICAL {
                     self.castling_moves(king, list);
                 }
-                ALL_TARGETS
+                self.piece_moves::<TACTICAL, false, S>(&threats, ALL_TARGETS, list);
             }
             1 => {
                 let (checker, step) = threats.checkers.first().unwrap_or((king, 0));
-                evasion_targets(king, checker, step, self.board[checker.index()])
+                let targets = evasion_targets(king, checker, step, self.board[checker.index()]);
+                self.piece_moves::<TACTICAL, true, S>(&threats, targets, list);
             }
-            _ => return,
-        };
-        self.piece_moves::<TACTICAL>(&threats, targets, list);
+            _ => {}
+        }
     }
 
-    fn piece_moves<const TACTICAL: bool>(&self, threats: &Threats, targets: Targets, list: &mut MoveList) {
-        let us = self.side;
-        let king = self.king(us);
-        let pieces = self.pieces(us);
-        for (slot, &from) in pieces.iter().enumerate().skip(1) {
+    /// Moves of everything but the king. With `EVASION`, only moves landing on `targets`.
+    #[inline(always)]
+    fn piece_moves<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, threats: &Threats, targets: Targets, list: &mut S) {
+        let c = self.side.index();
+        let officers = self.officers[c] as usize;
+        let count = self.count[c] as usize;
+        for slot in 1..officers {
+            let from = self.list[c][slot];
             let pin = threats.pin_step[slot];
-            let piece = self.board[from.index()];
-            match piece.kind() {
-                Kind::Pawn => self.pawn_moves::<TACTICAL>(from, pin, king, targets, list),
-                Kind::Knight => {
-                    if pin == 0 {
-                        self.leaper_moves::<TACTICAL>(from, &KNIGHT_STEPS, targets, list);
-                    }
+            let flags = self.board[from.index()].flags();
+            if flags == flag::KNIGHT {
+                if pin == 0 {
+                    self.knight_moves::<TACTICAL, EVASION, S>(from, targets, list);
                 }
-                Kind::Bishop => self.slider_moves::<TACTICAL>(from, &BISHOP_STEPS, pin, targets, list),
-                Kind::Rook => self.slider_moves::<TACTICAL>(from, &ROOK_STEPS, pin, targets, list),
-                Kind::Queen => {
-                    self.slider_moves::<TACTICAL>(from, &BISHOP_STEPS, pin, targets, list);
-                    self.slider_moves::<TACTICAL>(from, &ROOK_STEPS, pin, targets, list);
-                }
-                Kind::King => {}
+                continue;
             }
+            if flags & flag::BISHOP != 0 {
+                self.slider_moves::<TACTICAL, EVASION, 4, S>(from, &BISHOP_STEPS, pin, targets, list);
+            }
+            if flags & flag::ROOK != 0 {
+                self.slider_moves::<TACTICAL, EVASION, 4, S>(from, &ROOK_STEPS, pin, targets, list);
+            }
+        }
+        for slot in officers..count {
+            let from = self.list[c][slot];
+            self.pawn_moves::<TACTICAL, EVASION, S>(from, threats.pin_step[slot], targets, list);
         }
     }
 
     #[inline(always)]
-    fn leaper_moves<const TACTICAL: bool>(&self, from: Square, steps: &[Step; 8], targets: Targets, list: &mut MoveList) {
+    fn knight_moves<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, from: Square, targets: Targets, list: &mut S) {
         let them = self.side.flip();
-        for &d in steps {
+        for d in KNIGHT_STEPS {
             let to = from.raw().wrapping_add(d as u8);
-            if to & 0x88 != 0 || targets >> to & 1 == 0 {
+            if to & 0x88 != 0 || (EVASION && targets >> to & 1 == 0) {
                 continue;
             }
             let target = self.board[to as usize];
-            let to = Square::from_index_unchecked(to);
+            let sq = Square::from_index_unchecked(to);
             if target.is_none() {
                 if !TACTICAL {
-                    list.push(Move::quiet(from, to));
+                    list.push(Move::quiet(from, sq));
                 }
             } else if target.is_color(them) {
-                list.push(Move::capture(from, to));
+                list.push(Move::capture(from, sq));
             }
         }
     }
 
     #[inline(always)]
-    fn slider_moves<const TACTICAL: bool>(
+    fn slider_moves<const TACTICAL: bool, const EVASION: bool, const N: usize, S: MoveSink>(
         &self,
         from: Square,
-        steps: &[Step; 4],
+        steps: &[Step; N],
         pin: Step,
         targets: Targets,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         let them = self.side.flip();
         for &d in steps {
@@ -121,7 +134,7 @@ impl Position {
             let mut to = from.raw().wrapping_add(d as u8);
             while to & 0x88 == 0 {
                 let target = self.board[to as usize];
-                let on_target = targets >> to & 1 != 0;
+                let on_target = !EVASION || targets >> to & 1 != 0;
                 let sq = Square::from_index_unchecked(to);
                 if target.is_none() {
                     if !TACTICAL && on_target {
@@ -138,12 +151,17 @@ impl Position {
         }
     }
 
-    fn pawn_moves<const TACTICAL: bool>(&self, from: Square, pin: Step, king: Square, targets: Targets, list: &mut MoveList) {
+    #[inline(always)]
+    fn pawn_moves<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, from: Square, pin: Step, targets: Targets, list: &mut S) {
         let us = self.side;
         let them = us.flip();
+        let king = self.list[us.index()][0];
         let forward = us.forward();
         let promoting = from.rank() == if us == Color::White { 6 } else { 1 };
-        let allowed = |to: u8| targets >> to & 1 != 0 && (pin == 0 || STEP[delta_index(king, Square::from_index_unchecked(to))] == pin);
+        let allowed = |to: u8| {
+            (!EVASION || targets >> to & 1 != 0)
+                && (pin == 0 || STEP[delta_index(king, Square::from_index_unchecked(to))] == pin)
+        };
 
         let push = from.raw().wrapping_add(forward as u8);
         if self.board[push as usize].is_none() {
@@ -167,13 +185,11 @@ impl Position {
         }
         for side_step in [-1i8, 1] {
             let to = push.wrapping_add(side_step as u8);
-            if to & 0x88 != 0 {
-                continue;
-            }
             let target = self.board[to as usize];
-            let sq = Square::from_index_unchecked(to);
+            // Off-board entries of the padded board are always empty.
             if target.is_color(them) {
                 if allowed(to) {
+                    let sq = Square::from_index_unchecked(to);
                     if promoting {
                         for kind in PROMOTIONS {
                             list.push(Move::promotion(from, sq, kind, true));
@@ -182,8 +198,8 @@ impl Position {
                         list.push(Move::capture(from, sq));
                     }
                 }
-            } else if self.en_passant == Some(sq) {
-                let m = Move::en_passant(from, sq);
+            } else if self.en_passant.is_some_and(|ep| ep.raw() == to) {
+                let m = Move::en_passant(from, Square::from_index_unchecked(to));
                 if self.en_passant_is_legal(m) {
                     list.push(m);
                 }
@@ -203,27 +219,55 @@ impl Position {
         !board.is_attacked(self.king(us), us.flip())
     }
 
-    fn king_moves<const TACTICAL: bool>(&self, king: Square, list: &mut MoveList) {
+    /// King steps: collect the candidate squares, then let each enemy piece strike off the
+    /// ones it covers, found with one `KING_ZONE` lookup per piece.
+    fn king_moves<const TACTICAL: bool, S: MoveSink>(&self, king: Square, list: &mut S) {
         let us = self.side;
         let them = us.flip();
-        for d in KING_STEPS {
+        let mut candidates: u8 = 0;
+        for (i, &d) in KING_STEPS.iter().enumerate() {
             let to = king.raw().wrapping_add(d as u8);
-            if to & 0x88 != 0 {
-                continue;
-            }
             let target = self.board[to as usize];
-            if target.is_color(us) || (TACTICAL && target.is_none()) {
+            let wanted = if TACTICAL { target.is_color(them) } else { !target.is_color(us) };
+            if to & 0x88 == 0 && wanted && !self.pawn_attacks(Square::from_index_unchecked(to), them) {
+                candidates |= 1 << i;
+            }
+        }
+        if candidates == 0 {
+            return;
+        }
+        for &from in self.officers(them) {
+            let piece = self.board[from.index()];
+            let zone = KING_ZONE[piece.kind().index()][delta_index(from, king)] & candidates;
+            if zone == 0 {
                 continue;
             }
-            let sq = Square::from_index_unchecked(to);
-            if self.is_attacked_through(sq, them, king, king) {
-                continue;
+            if !piece.is_slider() {
+                candidates &= !zone;
+            } else {
+                let mut bits = zone;
+                while bits != 0 {
+                    let i = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let to = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
+                    if self.line_is_clear_through(from, to, king, king) {
+                        candidates &= !(1 << i);
+                    }
+                }
             }
-            list.push(if target.is_none() { Move::quiet(king, sq) } else { Move::capture(king, sq) });
+            if candidates == 0 {
+                return;
+            }
+        }
+        while candidates != 0 {
+            let i = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let to = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
+            list.push(if self.board[to.index()].is_none() { Move::quiet(king, to) } else { Move::capture(king, to) });
         }
     }
 
-    fn castling_moves(&self, king: Square, list: &mut MoveList) {
+    fn castling_moves<S: MoveSink>(&self, king: Square, list: &mut S) {
         let us = self.side;
         let (king_side, queen_side) = match us {
             Color::White => (rights::WHITE_KING_SIDE, rights::WHITE_QUEEN_SIDE),
@@ -279,6 +323,28 @@ impl Position {
             .copied()
             .find(|m| m.to_uci(self.chess960) == lower && m.promotion_kind() == promotion)
             .ok_or_else(|| MoveError::Illegal(text.to_string()))
+    }
+}
+
+/// Where the generator puts moves: a list, or a counter for perft.
+pub trait MoveSink {
+    fn push(&mut self, m: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+/// A sink that only counts.
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
     }
 }
 

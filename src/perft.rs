@@ -3,7 +3,7 @@
 //! Suites are read from EPD lines (`FEN ;D1 20 ;D2 400 ...`) or from python-chess `.perft`
 //! blocks (`id`, `epd`, `perft <depth> <count>` lines).
 
-use crate::mv::Move;
+use crate::mv::{Move, MoveList};
 use crate::position::Position;
 use crate::FenError;
 use std::fmt;
@@ -13,10 +13,11 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return pos.count_legal_moves();
     }
+    let mut moves = MoveList::new();
+    pos.generate::<false, MoveList>(&mut moves);
     let mut nodes = 0;
     for &m in moves.iter() {
         let undo = pos.make(m);

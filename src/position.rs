@@ -1,8 +1,13 @@
 //! The position: a 0x88 board with piece lists, and incremental make/unmake.
 //!
-//! Besides the 128-entry board, each colour keeps a piece list (king first), as Fruit 2.1
-//! does, so attack detection can visit the at most 16 enemy pieces and ask the attack table
-//! about each instead of scanning rays. `list_index` maps a square back to its list slot.
+//! Besides the board, each colour keeps a piece list, as Fruit 2.1 does, so attack detection
+//! can visit the few enemy pieces and ask the attack table about each instead of scanning
+//! rays. A list is ordered king, other pieces ("officers"), then pawns: pawns are tested as
+//! attackers by looking at the two squares they attack from, so loops visit officers only.
+//! `list_index` maps a square back to its list slot.
+//!
+//! The 128-square board and the per-square tables are padded to 256 entries so that any
+//! `u8` index is in bounds: stepping off the board is caught by `& 0x88`, never by a panic.
 
 use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
@@ -31,6 +36,8 @@ pub mod rights {
 pub struct Undo {
     captured: Piece,
     captured_slot: u8,
+    /// List slot of a promoting pawn.
+    pawn_slot: u8,
     castling: u8,
     en_passant: Option<Square>,
     halfmove: u16,
@@ -41,16 +48,18 @@ pub struct Undo {
 
 #[derive(Clone)]
 pub struct Position {
-    pub(crate) board: [Piece; 128],
+    pub(crate) board: [Piece; 256],
     pub(crate) list: [[Square; 16]; 2],
+    /// Pieces per colour; slots `0..officers` hold king and pieces, `officers..count` pawns.
     pub(crate) count: [u8; 2],
-    pub(crate) list_index: [u8; 128],
+    pub(crate) officers: [u8; 2],
+    pub(crate) list_index: [u8; 256],
     pub(crate) side: Color,
     pub(crate) castling: u8,
     /// Rook start square for each castling right (slot = bit index of the right).
     pub(crate) castle_rook: [Square; 4],
     /// Rights kept when a piece moves from or to a square.
-    pub(crate) castle_keep: [u8; 128],
+    pub(crate) castle_keep: [u8; 256],
     pub(crate) en_passant: Option<Square>,
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
@@ -65,14 +74,15 @@ impl Position {
     /// An empty board, White to move; the FEN parser fills it.
     pub(crate) fn empty() -> Position {
         Position {
-            board: [Piece::NONE; 128],
+            board: [Piece::NONE; 256],
             list: [[Square::from_index_unchecked(0); 16]; 2],
             count: [0; 2],
-            list_index: [0; 128],
+            officers: [0; 2],
+            list_index: [0; 256],
             side: Color::White,
             castling: 0,
             castle_rook: [Square::from_index_unchecked(0); 4],
-            castle_keep: [rights::ALL; 128],
+            castle_keep: [rights::ALL; 256],
             en_passant: None,
             halfmove: 0,
             fullmove: 1,
@@ -101,10 +111,21 @@ impl Position {
     pub fn king(&self, color: Color) -> Square {
         self.list[color.index()][0]
     }
-    /// The squares of a colour's pieces, king first.
+    /// The squares of a colour's pieces: king first, then other pieces, then pawns.
     #[inline(always)]
     pub fn pieces(&self, color: Color) -> &[Square] {
         &self.list[color.index()][..self.count[color.index()] as usize]
+    }
+    /// The squares of a colour's king and pieces other than pawns, king first.
+    #[inline(always)]
+    pub fn officers(&self, color: Color) -> &[Square] {
+        &self.list[color.index()][..self.officers[color.index()] as usize]
+    }
+    /// The squares of a colour's pawns.
+    #[inline(always)]
+    pub fn pawns(&self, color: Color) -> &[Square] {
+        let c = color.index();
+        &self.list[c][self.officers[c] as usize..self.count[c] as usize]
     }
     #[inline(always)]
     pub fn en_passant(&self) -> Option<Square> {
@@ -167,30 +188,88 @@ impl Position {
         }
     }
 
-    /// Puts `piece` on the empty square `sq`, appending it to its list.
-    pub(crate) fn put_piece(&mut self, piece: Piece, sq: Square) {
-        let c = piece.color().index();
-        let slot = self.count[c] as usize;
-        self.board[sq.index()] = piece;
+    #[inline(always)]
+    fn set_slot(&mut self, c: usize, slot: usize, sq: Square) {
         self.list[c][slot] = sq;
         self.list_index[sq.index()] = slot as u8;
+    }
+
+    /// Adds a square to colour `c`'s list: pawns at the end, officers at the boundary
+    /// (whose pawn moves to the end). Returns nothing: `unlist` undoes it exactly.
+    #[inline(always)]
+    fn enlist(&mut self, c: usize, sq: Square, pawn: bool) {
+        let count = self.count[c] as usize;
+        if !pawn {
+            let boundary = self.officers[c] as usize;
+            if count > boundary {
+                self.set_slot(c, count, self.list[c][boundary]);
+            }
+            self.set_slot(c, boundary, sq);
+            self.officers[c] += 1;
+        } else {
+            self.set_slot(c, count, sq);
+        }
         self.count[c] += 1;
+    }
+
+    /// Removes the entry of `sq` from colour `c`'s list, keeping the list contiguous and
+    /// ordered; returns its slot for `relist`.
+    #[inline(always)]
+    fn unlist(&mut self, c: usize, sq: Square) -> u8 {
+        let slot = self.list_index[sq.index()] as usize;
+        let last = self.count[c] as usize - 1;
+        let boundary = self.officers[c] as usize;
+        if slot >= boundary {
+            self.set_slot(c, slot, self.list[c][last]);
+        } else {
+            let last_officer = boundary - 1;
+            self.set_slot(c, slot, self.list[c][last_officer]);
+            if last > last_officer {
+                self.set_slot(c, last_officer, self.list[c][last]);
+            }
+            self.officers[c] -= 1;
+        }
+        self.count[c] -= 1;
+        slot as u8
+    }
+
+    /// Exact inverse of `unlist`: puts `sq` back into `slot`, restoring the old order.
+    #[inline(always)]
+    fn relist(&mut self, c: usize, sq: Square, slot: u8, pawn: bool) {
+        let slot = slot as usize;
+        let count = self.count[c] as usize;
+        if pawn {
+            if slot < count {
+                self.set_slot(c, count, self.list[c][slot]);
+            }
+        } else {
+            let boundary = self.officers[c] as usize;
+            if count > boundary {
+                self.set_slot(c, count, self.list[c][boundary]);
+            }
+            if slot < boundary {
+                self.set_slot(c, boundary, self.list[c][slot]);
+            }
+            self.officers[c] += 1;
+        }
+        self.set_slot(c, slot, sq);
+        self.count[c] += 1;
+    }
+
+    /// Puts `piece` on the empty square `sq`.
+    pub(crate) fn put_piece(&mut self, piece: Piece, sq: Square) {
+        self.board[sq.index()] = piece;
+        self.enlist(piece.color().index(), sq, piece.is_pawn());
         self.piece_count[piece.index()] += 1;
         self.hash_piece(piece, sq);
         self.psq += psqt::value(piece, sq);
     }
 
-    /// Removes the piece on `sq`; the list's last entry fills the hole. Returns the slot.
+    /// Removes the piece on `sq` (no hashing). Returns it and its list slot.
     #[inline(always)]
     fn remove_piece(&mut self, sq: Square) -> (Piece, u8) {
         let piece = self.board[sq.index()];
-        let c = piece.color().index();
-        let slot = self.list_index[sq.index()];
-        let last = self.count[c] as usize - 1;
-        let moved = self.list[c][last];
-        self.list[c][slot as usize] = moved;
-        self.list_index[moved.index()] = slot;
-        self.count[c] -= 1;
+        let slot = self.unlist(piece.color().index(), sq);
         self.board[sq.index()] = Piece::NONE;
         self.piece_count[piece.index()] -= 1;
         (piece, slot)
@@ -199,14 +278,7 @@ impl Position {
     /// Inverse of `remove_piece`: puts `piece` back into exactly its old slot.
     #[inline(always)]
     fn restore_piece(&mut self, piece: Piece, sq: Square, slot: u8) {
-        let c = piece.color().index();
-        let end = self.count[c] as usize;
-        let displaced = self.list[c][slot as usize];
-        self.list[c][end] = displaced;
-        self.list_index[displaced.index()] = end as u8;
-        self.list[c][slot as usize] = sq;
-        self.list_index[sq.index()] = slot;
-        self.count[c] += 1;
+        self.relist(piece.color().index(), sq, slot, piece.is_pawn());
         self.board[sq.index()] = piece;
         self.piece_count[piece.index()] += 1;
     }
@@ -231,6 +303,7 @@ impl Position {
         let mut undo = Undo {
             captured: Piece::NONE,
             captured_slot: 0,
+            pawn_slot: 0,
             castling: self.castling,
             en_passant: self.en_passant,
             halfmove: self.halfmove,
@@ -266,6 +339,8 @@ impl Position {
             let landed = match m.promotion_kind() {
                 Some(kind) => {
                     let promoted = Piece::new(us, kind);
+                    undo.pawn_slot = self.unlist(us.index(), to);
+                    self.enlist(us.index(), to, false);
                     self.board[to.index()] = promoted;
                     self.piece_count[piece.index()] -= 1;
                     self.piece_count[promoted.index()] += 1;
@@ -348,6 +423,8 @@ impl Position {
             if m.is_promotion() {
                 let promoted = self.board[to.index()];
                 let pawn = Piece::new(us, Kind::Pawn);
+                self.unlist(us.index(), to);
+                self.relist(us.index(), to, undo.pawn_slot, true);
                 self.board[to.index()] = pawn;
                 self.piece_count[promoted.index()] -= 1;
                 self.piece_count[pawn.index()] += 1;
@@ -393,6 +470,7 @@ impl Position {
         let undo = Undo {
             captured: Piece::NONE,
             captured_slot: 0,
+            pawn_slot: 0,
             castling: self.castling,
             en_passant: self.en_passant,
             halfmove: self.halfmove,
@@ -454,6 +532,9 @@ impl Position {
                 let p = self.board[sq.index()];
                 if p.is_none() || p.color() != c {
                     return Err(format!("list {c:?} slot {slot} points at {sq} holding {p}"));
+                }
+                if p.is_pawn() != (slot >= self.officers[c.index()] as usize) {
+                    return Err(format!("list {c:?} slot {slot}: {p} on the wrong side of the pawn boundary"));
                 }
                 if self.list_index[sq.index()] as usize != slot {
                     return Err(format!("list_index of {sq} is not {slot}"));

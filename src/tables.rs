@@ -5,7 +5,7 @@
 //! `from - to + 119` (239 entries) can answer "which piece kinds standing on `from` could
 //! reach `to`?" ([`ATTACK`]) and "which unit step walks from `from` towards `to`?" ([`STEP`]).
 
-use crate::piece::flag;
+use crate::piece::{flag, Kind};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
 
 /// Number of distinct square differences: -119..=119.
@@ -34,6 +34,39 @@ pub fn pseudo_attacks(flags: u8, from: Square, to: Square) -> bool {
 #[inline(always)]
 pub fn step_between(from: Square, to: Square) -> Step {
     STEP[delta_index(from, to)]
+}
+
+/// `KING_ZONE[kind][delta_index(from, king)]`: bit `i` set when a piece of `kind` on `from`
+/// could reach the king's neighbour `king + KING_STEPS[i]` on an empty board. One lookup per
+/// enemy piece then tells which of the king's flight squares it may cover.
+pub static KING_ZONE: [[u8; DELTA_COUNT]; 6] = build_king_zone();
+
+/// Attack flags of a kind (white's pawn for pawns).
+const fn kind_flags(kind: usize) -> u8 {
+    [flag::WHITE_PAWN, flag::KNIGHT, flag::BISHOP, flag::ROOK, flag::QUEEN, flag::KING][kind]
+}
+
+const fn build_king_zone() -> [[u8; DELTA_COUNT]; 6] {
+    let attack = build_attack();
+    let mut table = [[0u8; DELTA_COUNT]; 6];
+    let mut kind = Kind::Knight as usize;
+    while kind <= Kind::King as usize {
+        let mut d: i32 = -119;
+        while d <= 119 {
+            let mut i = 0;
+            while i < 8 {
+                // from - neighbour = (from - king) - step
+                let e = d - KING_STEPS[i] as i32;
+                if e >= -119 && e <= 119 && attack[(e + 119) as usize] & kind_flags(kind) != 0 {
+                    table[kind][(d + 119) as usize] |= 1 << i;
+                }
+                i += 1;
+            }
+            d += 1;
+        }
+        kind += 1;
+    }
+    table
 }
 
 const fn build_attack() -> [u8; DELTA_COUNT] {
@@ -128,6 +161,22 @@ mod tests {
                 let i = delta_index(a, b);
                 assert_eq!(ATTACK[i], flags, "attack {a} -> {b}");
                 assert_eq!(STEP[i], step, "step {a} -> {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn king_zone_matches_brute_force() {
+        for king in Square::all() {
+            for from in Square::all() {
+                for kind in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King] {
+                    let zone = KING_ZONE[kind as usize][delta_index(from, king)];
+                    for (i, &step) in KING_STEPS.iter().enumerate() {
+                        let Some(n) = king.offset(step) else { continue };
+                        let expected = from != n && geometry(from, n).0 & kind_flags(kind as usize) != 0;
+                        assert_eq!(zone >> i & 1 == 1, expected, "{kind:?} {from} king {king} step {step}");
+                    }
+                }
             }
         }
     }
