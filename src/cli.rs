@@ -43,6 +43,14 @@ enum Command {
     Perftree { depth: u32, fen: String, moves: Option<String> },
     /// Search the fixed bench positions; prints `Nodes searched` and `Nodes/second`.
     Bench { depth: Option<u32> },
+    /// Solve the tactics suite (EPD with bm/am/dm) at a fixed time per position.
+    Tactics {
+        /// EPD file (default: data/tactics.epd).
+        file: Option<String>,
+        /// Milliseconds per position.
+        #[arg(long)]
+        ms: Option<u64>,
+    },
 }
 
 /// Runs the command line; returns the process exit code.
@@ -60,6 +68,7 @@ pub fn run(args: Vec<String>) -> i32 {
         Some(Command::PerftSuite { file, max_nodes, chess960 }) => cmd_suite(&file, max_nodes, chess960),
         Some(Command::Perftree { depth, fen, moves }) => cmd_perftree(depth, &fen, moves.as_deref()),
         Some(Command::Bench { depth }) => crate::bench::run(depth),
+        Some(Command::Tactics { file, ms }) => crate::tactics::run(file.as_deref(), ms),
     };
     match result {
         Ok(code) => code,
