@@ -37,6 +37,9 @@ def opening(rng, plies):
     return board if not board.is_game_over() else chess.Board()
 
 
+LOWEST = {"clock": float("inf"), "think": 0.0}
+
+
 def play_game(engines, board, base, inc, margin, ply_cap, ponder_side):
     clock = {chess.WHITE: base, chess.BLACK: base}
     while True:
@@ -59,6 +62,8 @@ def play_game(engines, board, base, inc, margin, ply_cap, ponder_side):
             fail(f"engine timed out at ply {board.ply()} ({board.fen()})")
         elapsed = time.monotonic() - start
         clock[side] -= elapsed
+        LOWEST["clock"] = min(LOWEST["clock"], clock[side])
+        LOWEST["think"] = max(LOWEST["think"], elapsed)
         if clock[side] < -margin:
             fail(f"time loss at ply {board.ply()}: clock {clock[side]:.3f} s after {elapsed:.3f} s ({board.fen()})")
         clock[side] += inc
@@ -118,6 +123,7 @@ def main():
             how, result = play_game(engines, board, base, inc, args.margin, args.ply_cap, ponder_side)
             terminations.append(how)
             print(f"game {g + 1}/{args.games}: {result} by {how} after {board.ply()} plies from {start}", flush=True)
+        print(f"lowest clock after a move {LOWEST['clock']:.3f} s, longest move {LOWEST['think']:.3f} s")
         print(f"OK: {args.games} games, no illegal move, no time loss, no crash; endings: {', '.join(terminations)}")
     finally:
         for e in engines.values():
