@@ -291,6 +291,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         }
         pos.castling |= right;
         pos.castle_rook[right.trailing_zeros() as usize] = rook;
+        pos.castle_paths[right.trailing_zeros() as usize] = crate::position::CastlePath::new(king, rook);
         pos.castle_keep[king.index()] &= !rights::of(color);
         pos.castle_keep[rook.index()] &= !right;
     }

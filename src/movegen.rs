@@ -268,37 +268,31 @@ impl Position {
     }
 
     fn castling_moves<S: MoveSink>(&self, king: Square, list: &mut S) {
-        let us = self.side;
-        let (king_side, queen_side) = match us {
-            Color::White => (rights::WHITE_KING_SIDE, rights::WHITE_QUEEN_SIDE),
-            Color::Black => (rights::BLACK_KING_SIDE, rights::BLACK_QUEEN_SIDE),
-        };
-        for right in [king_side, queen_side] {
-            let Some(rook) = self.castle_rook(right) else { continue };
-            let m = Move::castle(king, rook);
-            if self.castling_is_legal(m) {
-                list.push(m);
+        let rights_of_us = self.castling & rights::of(self.side);
+        let mut bits = rights_of_us;
+        while bits != 0 {
+            let slot = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.castling_is_legal(king, slot) {
+                list.push(Move::castle(king, self.castle_rook[slot]));
             }
         }
     }
 
-    /// Squares between king, rook and their targets empty (but for king and rook); the king's
-    /// path not attacked with both lifted (a lifted rook may have shielded the path).
-    fn castling_is_legal(&self, m: Move) -> bool {
-        let (king, rook) = (m.from(), m.to());
-        let (king_to, rook_to) = (m.castle_king_target(), m.castle_rook_target());
-        let files = [king.file(), rook.file(), king_to.file(), rook_to.file()];
-        let (lo, hi) = (files.iter().min().copied().unwrap_or(0), files.iter().max().copied().unwrap_or(7));
-        let rank = king.rank();
-        for f in lo..=hi {
-            let sq = Square::from_coords(f, rank);
-            if sq != king && sq != rook && self.piece_at(sq).is_some() {
-                return false;
-            }
+    /// The squares between king, rook and their targets are empty (but for king and rook),
+    /// and no square the king crosses is attacked with both lifted (a lifted rook may have
+    /// shielded the king's path, as in Chess960 with the rook on b1 and the king on c1).
+    #[inline]
+    fn castling_is_legal(&self, king: Square, slot: usize) -> bool {
+        let path = &self.castle_paths[slot];
+        if path.empty[..path.empty_len as usize].iter().any(|&sq| self.board[sq as usize].is_some()) {
+            return false;
         }
+        let rook = self.castle_rook[slot];
         let them = self.side.flip();
-        let (a, b) = (king.file().min(king_to.file()), king.file().max(king_to.file()));
-        (a..=b).all(|f| !self.is_attacked_through(Square::from_coords(f, rank), them, king, rook))
+        path.king_path[..path.king_path_len as usize]
+            .iter()
+            .all(|&sq| !self.is_attacked_through(Square::from_index_unchecked(sq), them, king, rook))
     }
 
     /// The legal move whose UCI text is `text` (castling as `e1g1`, or `e1h1` in Chess960

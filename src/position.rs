@@ -31,6 +31,42 @@ pub mod rights {
     }
 }
 
+/// The squares a castling move needs: those that must be empty (all between king, rook and
+/// their targets, but for king and rook themselves) and those the king crosses, which must
+/// not be attacked. Fixed for the game once the castling rights are read.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CastlePath {
+    pub empty: [u8; 8],
+    pub empty_len: u8,
+    pub king_path: [u8; 8],
+    pub king_path_len: u8,
+}
+
+impl CastlePath {
+    pub(crate) fn new(king: Square, rook: Square) -> CastlePath {
+        let m = Move::castle(king, rook);
+        let (king_to, rook_to) = (m.castle_king_target(), m.castle_rook_target());
+        let rank = king.rank();
+        let files = [king.file(), rook.file(), king_to.file(), rook_to.file()];
+        let lo = files.iter().copied().min().unwrap_or(0);
+        let hi = files.iter().copied().max().unwrap_or(7);
+        let mut path = CastlePath::default();
+        for f in lo..=hi {
+            let sq = Square::from_coords(f, rank);
+            if sq != king && sq != rook {
+                path.empty[path.empty_len as usize] = sq.raw();
+                path.empty_len += 1;
+            }
+        }
+        let (a, b) = (king.file().min(king_to.file()), king.file().max(king_to.file()));
+        for f in a..=b {
+            path.king_path[path.king_path_len as usize] = Square::from_coords(f, rank).raw();
+            path.king_path_len += 1;
+        }
+        path
+    }
+}
+
 /// What [`Position::unmake`] needs to restore, beyond the move itself.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
@@ -58,6 +94,8 @@ pub struct Position {
     pub(crate) castling: u8,
     /// Rook start square for each castling right (slot = bit index of the right).
     pub(crate) castle_rook: [Square; 4],
+    /// Squares each castling right needs empty, and the squares its king crosses.
+    pub(crate) castle_paths: [CastlePath; 4],
     /// Rights kept when a piece moves from or to a square.
     pub(crate) castle_keep: [u8; 256],
     pub(crate) en_passant: Option<Square>,
@@ -82,6 +120,7 @@ impl Position {
             side: Color::White,
             castling: 0,
             castle_rook: [Square::from_index_unchecked(0); 4],
+            castle_paths: [CastlePath::default(); 4],
             castle_keep: [rights::ALL; 256],
             en_passant: None,
             halfmove: 0,
