@@ -40,9 +40,10 @@ fn ms(v: i64) -> Duration {
 ///
 /// * `movetime m`: both limits are `m` less a small margin (at most the overhead, about 1 %
 ///   plus 5 ms), so the reply comes within a few ms of `m`, never after it.
-/// * clock: `soft = left / movestogo + 3/4 inc`, capped at half of what is left; `hard` is
-///   three times `soft`, capped at 3/4 of what is left (9/10 when this is the last move
-///   before the time control), where `left` is the clock minus the overhead.
+/// * clock: `soft = left / movestogo + 3/4 inc`, capped at 1/5 of what is left; `hard` is
+///   three times `soft`, capped at half of what is left (6/10 and 9/10 when this is the last
+///   move before the time control), where `left` is the clock minus the overhead and
+///   `movestogo` is 25 when not given.
 /// * no clock field for the side to move (e.g. `go btime 100` with White to move) and no
 ///   `movetime`: no limit from time.
 pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
@@ -60,9 +61,11 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
         let left = t.saturating_sub(overhead).max(0);
         let inc = inc.unwrap_or(0).max(0);
         let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
-        let soft = (left / mtg).saturating_add(inc.saturating_mul(3) / 4).min(left / 2);
-        let cap = if mtg == 1 { left / 10 * 9 } else { left / 4 * 3 };
-        let hard = soft.saturating_mul(3).min(cap).max(soft);
+        // The last move before the time control may use most of the clock; otherwise a low
+        // clock is rebuilt from the increment rather than spent.
+        let (soft_cap, hard_cap) = if mtg == 1 { (left / 10 * 6, left / 10 * 9) } else { (left / 5, left / 2) };
+        let soft = (left / mtg).saturating_add(inc.saturating_mul(3) / 4).min(soft_cap);
+        let hard = soft.saturating_mul(3).min(hard_cap).max(soft);
         (soft, hard)
     });
     match (movetime, from_clock) {
@@ -108,7 +111,8 @@ mod tests {
                     let c = Clock { btime: Some(t), binc: Some(inc), movestogo: mtg, ..Clock::default() };
                     let (s, h) = get(budget(&c, Color::Black, 30));
                     assert!(s <= h, "{t} {inc} {mtg:?}");
-                    assert!((h as i64) <= (t - 30).max(1) * 9 / 10 + 1, "{t} {inc} {mtg:?}: hard {h}");
+                    let cap = if mtg == Some(1) { (t - 30) * 9 / 10 } else { (t - 30) / 2 };
+                    assert!((h as i64) <= cap.max(1), "{t} {inc} {mtg:?}: hard {h}");
                 }
             }
         }
