@@ -102,17 +102,17 @@ impl Position {
         let them = self.side.flip();
         for d in KNIGHT_STEPS {
             let to = from.raw().wrapping_add(d as u8);
-            if to & 0x88 != 0 || (EVASION && targets >> to & 1 == 0) {
+            if EVASION && targets >> (to & 0x7F) & 1 == 0 {
                 continue;
             }
+            // Off-board squares hold the wall: neither empty nor an enemy.
             let target = self.board[to as usize];
-            let sq = Square::from_index_unchecked(to);
             if target.is_none() {
                 if !TACTICAL {
-                    list.push(Move::quiet(from, sq));
+                    list.push(Move::quiet(from, Square::from_index_unchecked(to)));
                 }
             } else if target.is_color(them) {
-                list.push(Move::capture(from, sq));
+                list.push(Move::capture(from, Square::from_index_unchecked(to)));
             }
         }
     }
@@ -126,28 +126,36 @@ impl Position {
         targets: Targets,
         list: &mut S,
     ) {
+        if pin == 0 {
+            for &d in steps {
+                self.slide::<TACTICAL, EVASION, S>(from, d, targets, list);
+            }
+        } else if steps.contains(&pin) {
+            // A pinned slider may still move along its pin line, both ways.
+            self.slide::<TACTICAL, EVASION, S>(from, pin, targets, list);
+            self.slide::<TACTICAL, EVASION, S>(from, -pin, targets, list);
+        }
+    }
+
+    /// One ray: quiet moves over empty squares, then a capture if the first piece met
+    /// (or the board's wall) is an enemy.
+    #[inline(always)]
+    fn slide<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, from: Square, d: Step, targets: Targets, list: &mut S) {
         let them = self.side.flip();
-        for &d in steps {
-            if pin != 0 && d != pin && d != -pin {
-                continue;
-            }
-            let mut to = from.raw().wrapping_add(d as u8);
-            while to & 0x88 == 0 {
-                let target = self.board[to as usize];
-                let on_target = !EVASION || targets >> to & 1 != 0;
-                let sq = Square::from_index_unchecked(to);
-                if target.is_none() {
-                    if !TACTICAL && on_target {
-                        list.push(Move::quiet(from, sq));
-                    }
-                } else {
-                    if on_target && target.is_color(them) {
-                        list.push(Move::capture(from, sq));
-                    }
-                    break;
+        let mut to = from.raw().wrapping_add(d as u8);
+        loop {
+            let target = self.board[to as usize];
+            let on_target = !EVASION || targets >> (to & 0x7F) & 1 != 0;
+            if target.is_some() {
+                if on_target && target.is_color(them) {
+                    list.push(Move::capture(from, Square::from_index_unchecked(to)));
                 }
-                to = to.wrapping_add(d as u8);
+                return;
             }
+            if !TACTICAL && on_target {
+                list.push(Move::quiet(from, Square::from_index_unchecked(to)));
+            }
+            to = to.wrapping_add(d as u8);
         }
     }
 
@@ -186,7 +194,7 @@ impl Position {
         for side_step in [-1i8, 1] {
             let to = push.wrapping_add(side_step as u8);
             let target = self.board[to as usize];
-            // Off-board entries of the padded board are always empty.
+            // Off-board entries hold the wall, which is of neither colour.
             if target.is_color(them) {
                 if allowed(to) {
                     let sq = Square::from_index_unchecked(to);

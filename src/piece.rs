@@ -98,6 +98,9 @@ pub struct Piece(u8);
 
 impl Piece {
     pub const NONE: Piece = Piece(0);
+    /// The wall in the board's off-board entries: not empty, and of neither colour, so a
+    /// slide stops on it and nothing captures it.
+    pub const OFF_BOARD: Piece = Piece(flag::KIND_MASK);
 
     #[inline(always)]
     pub const fn new(color: Color, kind: Kind) -> Piece {

@@ -7,7 +7,8 @@
 //! `list_index` maps a square back to its list slot.
 //!
 //! The 128-square board and the per-square tables are padded to 256 entries so that any
-//! `u8` index is in bounds: stepping off the board is caught by `& 0x88`, never by a panic.
+//! `u8` index is in bounds, and every off-board entry of the board holds a wall
+//! ([`Piece::OFF_BOARD`]): a slide stops there as on a piece of neither colour.
 
 use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
@@ -112,7 +113,7 @@ impl Position {
     /// An empty board, White to move; the FEN parser fills it.
     pub(crate) fn empty() -> Position {
         Position {
-            board: [Piece::NONE; 256],
+            board: walled_board(),
             list: [[Square::from_index_unchecked(0); 16]; 2],
             count: [0; 2],
             officers: [0; 2],
@@ -625,6 +626,20 @@ impl Position {
         out.push_str(" +---+---+---+---+---+---+---+---+\n   a   b   c   d   e   f   g   h\n");
         out
     }
+}
+
+/// An empty board whose off-board entries (index & 0x88 != 0, and the padding up to 256) hold
+/// the wall, so sliding loops need no separate bounds test.
+const fn walled_board() -> [Piece; 256] {
+    let mut board = [Piece::NONE; 256];
+    let mut i = 0;
+    while i < 256 {
+        if i & 0x88 != 0 {
+            board[i] = Piece::OFF_BOARD;
+        }
+        i += 1;
+    }
+    board
 }
 
 impl std::fmt::Debug for Position {
