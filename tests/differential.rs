@@ -306,3 +306,26 @@ fn mailbox_perft_matches_published_counts() {
         assert_eq!(found, expected, "mailbox perft({depth}) of {fen}: expected {expected}, found {found}");
     }
 }
+
+/// The mailbox reference against every small count of the project's perft files (published or
+/// Stockfish counts), so the reference is checked on castling, en passant, promotion and
+/// Chess960 corner cases independently of the 0x88 generator.
+#[test]
+fn mailbox_matches_the_perft_data_files() {
+    const CAP: u64 = 200_000;
+    let mut checks = 0;
+    for file in ["standard.epd", "edge-cases.epd", "chess960.epd"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("perft-data").join(file);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let cases = ox88::perft::parse_suite(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for case in cases {
+            let board = MailboxBoard::from_fen(&case.fen).unwrap_or_else(|| panic!("mailbox cannot read {}", case.fen));
+            for &(depth, expected) in case.expected.iter().filter(|&&(_, n)| n <= CAP) {
+                let found = board.perft(depth);
+                assert_eq!(found, expected, "mailbox perft of {} depth {depth}: expected {expected}, found {found}", case.fen);
+                checks += 1;
+            }
+        }
+    }
+    assert!(checks >= 200, "only {checks} checks");
+}
