@@ -413,43 +413,34 @@ fn opposite_bishops(pos: &Position) -> bool {
 
 #[inline(always)]
 fn leaper_reach(from: Square, steps: &[i8; 8], area: u128, zone: u128) -> (i32, i32) {
-    let mut mobility = 0;
-    let mut hits = 0;
+    let mut mobility = 0u32;
+    let mut hits = 0u32;
     for &d in steps {
-        if let Some(t) = from.offset(d) {
-            let bit = 1u128 << t.raw();
-            if area & bit != 0 {
-                mobility += 1;
-            }
-            if zone & bit != 0 {
-                hits += 1;
-            }
+        let t = from.raw().wrapping_add(d as u8);
+        if t & 0x88 == 0 {
+            mobility += (area >> t) as u32 & 1;
+            hits += (zone >> t) as u32 & 1;
         }
     }
-    (mobility, hits)
+    (mobility as i32, hits as i32)
 }
 
 #[inline(always)]
 fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u128, zone: u128) -> (i32, i32) {
-    let mut mobility = 0;
-    let mut hits = 0;
+    let mut mobility = 0u32;
+    let mut hits = 0u32;
     for &d in steps {
-        let mut cur = from.offset(d);
-        while let Some(t) = cur {
-            let bit = 1u128 << t.raw();
-            if area & bit != 0 {
-                mobility += 1;
-            }
-            if zone & bit != 0 {
-                hits += 1;
-            }
-            if pos.piece_at(t).is_some() {
+        let mut t = from.raw().wrapping_add(d as u8);
+        while t & 0x88 == 0 {
+            mobility += (area >> t) as u32 & 1;
+            hits += (zone >> t) as u32 & 1;
+            if pos.piece_at(Square::from_index_unchecked(t)).is_some() {
                 break;
             }
-            cur = t.offset(d);
+            t = t.wrapping_add(d as u8);
         }
     }
-    (mobility, hits)
+    (mobility as i32, hits as i32)
 }
 
 /// Pawn shield in front of `c`'s king: files around the king should keep a pawn on the

@@ -189,6 +189,8 @@ pub struct Searcher {
     stack: Box<[Frame; MAX_PLY + 4]>,
     pv: Box<[[Move; MAX_PLY + 2]; MAX_PLY + 2]>,
     pv_len: [usize; MAX_PLY + 2],
+    /// Move-ordering scores per ply (kept here so that no node clears a fresh array).
+    scores: Box<[[i32; MAX_MOVES]; MAX_PLY + 2]>,
 }
 
 impl Searcher {
@@ -214,6 +216,7 @@ impl Searcher {
             stack: Box::new([Frame::default(); MAX_PLY + 4]),
             pv: Box::new([[Move::NONE; MAX_PLY + 2]; MAX_PLY + 2]),
             pv_len: [0; MAX_PLY + 2],
+            scores: Box::new([[0; MAX_MOVES]; MAX_PLY + 2]),
         }
     }
 
@@ -619,11 +622,10 @@ impl Searcher {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut scores = [0i32; MAX_MOVES];
         let n = moves.len();
         let prev = self.stack[ply - 1];
         let counter = self.order.counter(prev.piece, prev.mv);
-        self.order.score_moves(pos, &moves, &mut scores[..n], tt_move, ply, counter);
+        self.order.score_moves(pos, &moves, &mut self.scores[ply][..n], tt_move, ply, counter);
         let side = pos.side_to_move().index();
 
         let mut best = -INFINITY;
@@ -634,7 +636,7 @@ impl Searcher {
         let mut quiet_count = 0;
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         for i in 0..n {
-            let (m, order_score) = ordering::pick(&mut moves[..n], &mut scores[..n], i);
+            let (m, order_score) = ordering::pick(&mut moves[..n], &mut self.scores[ply][..n], i);
             let quiet = !m.is_tactical();
             // Pruning of late moves once a real score is in hand.
             if !pv_node && !in_check && best > -MATE_BOUND {
@@ -791,19 +793,19 @@ impl Searcher {
             moves = pos.legal_tactical_moves();
         }
         let n = moves.len();
-        let mut scores = [0i32; MAX_MOVES];
+        let side = pos.side_to_move().index();
         for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == tt_move {
+            self.scores[ply][i] = if m == tt_move {
                 HASH_MOVE
             } else if m.is_tactical() {
                 GOOD_CAPTURE + ordering::mvv_lva(pos, m)
             } else {
-                self.order.history(pos.side_to_move().index(), m)
+                self.order.history(side, m)
             };
         }
         let mut best_move = Move::NONE;
         for i in 0..n {
-            let (m, _) = ordering::pick(&mut moves[..n], &mut scores[..n], i);
+            let (m, _) = ordering::pick(&mut moves[..n], &mut self.scores[ply][..n], i);
             if !in_check {
                 if m.promotion_kind().is_some_and(|k| k != Kind::Queen) {
                     continue;
