@@ -54,20 +54,8 @@ impl Position {
     /// Does the square `target` lie in the reach of any piece of `by`?
     #[inline]
     pub fn is_attacked(&self, target: Square, by: Color) -> bool {
-        if self.pawn_attacks(target, by) {
-            return true;
-        }
-        for &from in self.officers(by) {
-            let flags = self.board[from.index()].flags();
-            let hit = ATTACK[delta_index(from, target)] & flags;
-            if hit == 0 {
-                continue;
-            }
-            if hit & LEAPERS != 0 || self.line_is_clear(from, target) {
-                return true;
-            }
-        }
-        false
+        // The target itself is never inside a walk, so naming it lifts nothing.
+        self.is_attacked_through(target, by, target, target)
     }
 
     /// Does a pawn of `by` attack `target`? Pawns attack from the two squares diagonally
@@ -117,15 +105,7 @@ impl Position {
     /// True when every square strictly between `a` and `b` (which must share a line) is empty.
     #[inline(always)]
     pub fn line_is_clear(&self, a: Square, b: Square) -> bool {
-        let step = STEP[delta_index(a, b)] as u8;
-        let mut sq = a.raw().wrapping_add(step);
-        while sq != b.raw() {
-            if self.board[sq as usize].is_some() {
-                return false;
-            }
-            sq = sq.wrapping_add(step);
-        }
-        true
+        self.line_is_clear_through(a, b, b, b)
     }
 
     /// Is the side to move in check?

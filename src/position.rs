@@ -334,13 +334,11 @@ impl Position {
         self.list_index[to.index()] = slot;
     }
 
-    /// Plays a legal move. The move must come from this position's legal move list.
-    pub fn make(&mut self, m: Move) -> Undo {
-        let us = self.side;
-        let from = m.from();
-        let to = m.to();
-        let piece = self.board[from.index()];
-        let mut undo = Undo {
+    /// The state every move changes the same way: record it for `unmake`, clear the en
+    /// passant square, advance the halfmove clock.
+    #[inline(always)]
+    fn begin_move(&mut self) -> Undo {
+        let undo = Undo {
             captured: Piece::NONE,
             captured_slot: 0,
             pawn_slot: 0,
@@ -355,6 +353,16 @@ impl Position {
             self.key ^= KEYS.en_passant_file[ep.file() as usize];
         }
         self.halfmove += 1;
+        undo
+    }
+
+    /// Plays a legal move. The move must come from this position's legal move list.
+    pub fn make(&mut self, m: Move) -> Undo {
+        let us = self.side;
+        let from = m.from();
+        let to = m.to();
+        let piece = self.board[from.index()];
+        let mut undo = self.begin_move();
 
         if m.is_castle() {
             self.make_castle(m, piece);
@@ -507,21 +515,7 @@ impl Position {
 
     /// Passes the move to the opponent (for null-move pruning); undo with `unmake_null`.
     pub fn make_null(&mut self) -> Undo {
-        let undo = Undo {
-            captured: Piece::NONE,
-            captured_slot: 0,
-            pawn_slot: 0,
-            castling: self.castling,
-            en_passant: self.en_passant,
-            halfmove: self.halfmove,
-            key: self.key,
-            pawn_key: self.pawn_key,
-            psq: self.psq,
-        };
-        if let Some(ep) = self.en_passant.take() {
-            self.key ^= KEYS.en_passant_file[ep.file() as usize];
-        }
-        self.halfmove += 1;
+        let undo = self.begin_move();
         self.side = self.side.flip();
         self.key ^= KEYS.side;
         undo
