@@ -369,7 +369,8 @@ impl MailboxBoard {
         let king = self.king_cells[side.index()];
         let rank = side.back_rank();
         let rook = Cell::Occupied(side, PieceKind::Rook);
-        let files: Vec<usize> = if king_side { (file_of(king) + 1..8).rev().collect() } else { (0..file_of(king)).collect() };
+        let files: Vec<usize> =
+            if king_side { (file_of(king) + 1..8).rev().collect() } else { (0..file_of(king)).collect() };
         files.into_iter().map(|file| cell_of(file, rank)).find(|&cell| self.cells[cell] == rook)
     }
 
@@ -529,7 +530,8 @@ impl MailboxBoard {
     /// A right goes when its king moves, or when anything moves from or to its rook's cell.
     fn drop_castling_rights_touched_by(&mut self, m: &MailboxMove) {
         let mover = self.side_to_move;
-        let king_moved = matches!(m.kind, MoveKind::Castle) || self.cells[m.to] == Cell::Occupied(mover, PieceKind::King);
+        let king_moved =
+            matches!(m.kind, MoveKind::Castle) || self.cells[m.to] == Cell::Occupied(mover, PieceKind::King);
         self.castling_rights.retain(|right| {
             let own_king_moved = king_moved && right.side == mover;
             !own_king_moved && right.rook_cell != m.from && right.rook_cell != m.to

@@ -98,7 +98,9 @@ fn check_ply(pos: &mut Position, board: &MailboxBoard, chess960: bool, coverage:
     expected_tactical.sort_by_key(|m| m.bits());
     tactical.sort_by_key(|m| m.bits());
     if tactical != expected_tactical {
-        return Err(format!("legal_tactical_moves {tactical:?} != legal moves filtered by is_tactical {expected_tactical:?}"));
+        return Err(format!(
+            "legal_tactical_moves {tactical:?} != legal moves filtered by is_tactical {expected_tactical:?}"
+        ));
     }
 
     if pos.in_check() != board.in_check() {
@@ -117,7 +119,8 @@ fn check_ply(pos: &mut Position, board: &MailboxBoard, chess960: bool, coverage:
     if pos.to_fen() != fen {
         return Err(format!("make/unmake changed the position to {}", pos.to_fen()));
     }
-    let reread = Position::from_fen_with(&fen, chess960).map_err(|e| format!("to_fen output does not re-parse: {e}"))?;
+    let reread =
+        Position::from_fen_with(&fen, chess960).map_err(|e| format!("to_fen output does not re-parse: {e}"))?;
     if reread.key() != key {
         return Err("to_fen output re-parses to another key".to_string());
     }
@@ -212,7 +215,8 @@ fn chess960_start_fen(index: usize) -> String {
     let mut rook_files: Vec<char> =
         white.chars().enumerate().filter(|&(_, p)| p == 'R').map(|(f, _)| (b'A' + f as u8) as char).collect();
     rook_files.reverse();
-    let castling: String = rook_files.iter().copied().chain(rook_files.iter().map(|c| c.to_ascii_lowercase())).collect();
+    let castling: String =
+        rook_files.iter().copied().chain(rook_files.iter().map(|c| c.to_ascii_lowercase())).collect();
     format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1")
 }
 
@@ -322,7 +326,11 @@ fn mailbox_matches_the_perft_data_files() {
             let board = MailboxBoard::from_fen(&case.fen).unwrap_or_else(|| panic!("mailbox cannot read {}", case.fen));
             for &(depth, expected) in case.expected.iter().filter(|&&(_, n)| n <= CAP) {
                 let found = board.perft(depth);
-                assert_eq!(found, expected, "mailbox perft of {} depth {depth}: expected {expected}, found {found}", case.fen);
+                assert_eq!(
+                    found, expected,
+                    "mailbox perft of {} depth {depth}: expected {expected}, found {found}",
+                    case.fen
+                );
                 checks += 1;
             }
         }

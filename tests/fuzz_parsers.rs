@@ -44,7 +44,8 @@ fn config(cases: u32) -> ProptestConfig {
 fn check_accepted(pos: &Position) -> Result<(), String> {
     pos.check_consistency().map_err(|e| format!("inconsistent: {e}"))?;
     let fen = pos.to_fen();
-    let reread = Position::from_fen_with(&fen, pos.is_chess960()).map_err(|e| format!("to_fen '{fen}' does not re-parse: {e}"))?;
+    let reread = Position::from_fen_with(&fen, pos.is_chess960())
+        .map_err(|e| format!("to_fen '{fen}' does not re-parse: {e}"))?;
     if reread.key() != pos.key() || reread.to_fen() != fen {
         return Err(format!("to_fen '{fen}' re-parses to another position '{}'", reread.to_fen()));
     }
@@ -184,7 +185,7 @@ fn structured_fen() -> impl Strategy<Value = String> {
                 .enumerate()
                 .map(|(i, &c)| {
                     let letter = LETTERS.get(c as usize).copied()?;
-                    let back_rank = i < 8 || i >= 56;
+                    let back_rank = !(8..56).contains(&i);
                     (!(letter.eq_ignore_ascii_case(&'p') && back_rank)).then_some(letter)
                 })
                 .collect();
