@@ -19,35 +19,95 @@ use crate::position::Position;
 use crate::psqt::{s, Score, PHASE};
 use crate::square::{Square, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
 
-// --- weights (centipawns; hand-set, see tools/tuner for the tuning method) ---
+// --- weights (centipawns; hand-set; tools/texel.rs tunes them, see its header) ---
 
-const DOUBLED: Score = s(-8, -18);
-const ISOLATED: Score = s(-10, -12);
-const BACKWARD: Score = s(-8, -8);
-const CONNECTED: [Score; 8] = [s(0, 0), s(3, 0), s(5, 2), s(7, 4), s(12, 10), s(20, 20), s(35, 35), s(0, 0)];
-/// Passed pawn by relative rank (rank 2 = index 1).
-const PASSED: [Score; 8] = [s(0, 0), s(2, 8), s(4, 12), s(10, 20), s(22, 38), s(40, 70), s(65, 110), s(0, 0)];
-/// End-game weight per relative rank for king distance to a passer's stop square.
-const PASSED_KING_WEIGHT: [i32; 8] = [0, 0, 0, 1, 3, 5, 7, 0];
-const PASSED_BLOCKED: Score = s(-5, -15);
+/// Every evaluation weight, so that a tuner can vary them; the engine uses [`WEIGHTS`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub doubled: Score,
+    pub isolated: Score,
+    pub backward: Score,
+    /// Supported or phalanx pawn by relative rank (rank 2 = index 1).
+    pub connected: [Score; 8],
+    /// Passed pawn by relative rank (rank 2 = index 1).
+    pub passed: [Score; 8],
+    /// End-game weight per relative rank for king distance to a passer's stop square.
+    pub passed_king: [i32; 8],
+    pub passed_blocked: Score,
+    /// Per reachable square, by kind (knight, bishop, rook, queen at 1..=4).
+    pub mobility: [Score; 6],
+    pub bishop_pair: Score,
+    pub rook_open: Score,
+    pub rook_semi_open: Score,
+    pub tempo: i32,
+    /// King-attack units per attacked square near the enemy king, by attacker kind.
+    pub attack_units: [i32; 6],
+    pub shield_missing: i32,
+    pub shield_advanced: i32,
+    pub king_open_file: i32,
+}
 
-const MOBILITY_KNIGHT: Score = s(4, 4);
-const MOBILITY_BISHOP: Score = s(5, 5);
-const MOBILITY_ROOK: Score = s(2, 4);
-const MOBILITY_QUEEN: Score = s(1, 2);
+pub const WEIGHTS: Weights = Weights {
+    doubled: s(-8, -18),
+    isolated: s(-10, -12),
+    backward: s(-8, -8),
+    connected: [s(0, 0), s(3, 0), s(5, 2), s(7, 4), s(12, 10), s(20, 20), s(35, 35), s(0, 0)],
+    passed: [s(0, 0), s(2, 8), s(4, 12), s(10, 20), s(22, 38), s(40, 70), s(65, 110), s(0, 0)],
+    passed_king: [0, 0, 0, 1, 3, 5, 7, 0],
+    passed_blocked: s(-5, -15),
+    mobility: [s(0, 0), s(4, 4), s(5, 5), s(2, 4), s(1, 2), s(0, 0)],
+    bishop_pair: s(28, 50),
+    rook_open: s(24, 8),
+    rook_semi_open: s(11, 6),
+    tempo: 10,
+    attack_units: [0, 2, 2, 3, 5, 0],
+    shield_missing: -18,
+    shield_advanced: -8,
+    king_open_file: -12,
+};
+
+/// The tempo bonus of the side to move (symmetric positions evaluate to this).
+pub const TEMPO: i32 = WEIGHTS.tempo;
+
 /// Typical mobility subtracted so that an average piece scores about zero.
 const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 6, 12, 0];
 
-const BISHOP_PAIR: Score = s(28, 50);
-const ROOK_OPEN: Score = s(24, 8);
-const ROOK_SEMI_OPEN: Score = s(11, 6);
-const TEMPO: i32 = 10;
-
-/// King-attack units per attacked square near the enemy king, by attacker kind.
-const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
-const SHIELD_MISSING: i32 = -18;
-const SHIELD_ADVANCED: i32 = -8;
-const KING_OPEN_FILE: i32 = -12;
+impl Weights {
+    /// The tunable values in a fixed order (for tools/texel.rs).
+    pub fn params_mut(&mut self) -> Vec<&mut i32> {
+        let mut v: Vec<&mut i32> = Vec::new();
+        fn push_score<'a>(v: &mut Vec<&'a mut i32>, x: &'a mut Score) {
+            v.push(&mut x.mg);
+            v.push(&mut x.eg);
+        }
+        push_score(&mut v, &mut self.doubled);
+        push_score(&mut v, &mut self.isolated);
+        push_score(&mut v, &mut self.backward);
+        for x in self.connected[1..7].iter_mut() {
+            push_score(&mut v, x);
+        }
+        for x in self.passed[1..7].iter_mut() {
+            push_score(&mut v, x);
+        }
+        for x in self.passed_king[3..7].iter_mut() {
+            v.push(x);
+        }
+        push_score(&mut v, &mut self.passed_blocked);
+        for x in self.mobility[1..5].iter_mut() {
+            push_score(&mut v, x);
+        }
+        push_score(&mut v, &mut self.bishop_pair);
+        push_score(&mut v, &mut self.rook_open);
+        push_score(&mut v, &mut self.rook_semi_open);
+        for x in self.attack_units[1..5].iter_mut() {
+            v.push(x);
+        }
+        v.push(&mut self.shield_missing);
+        v.push(&mut self.shield_advanced);
+        v.push(&mut self.king_open_file);
+        v
+    }
+}
 
 /// Pawn-only evaluation, cached by pawn key.
 #[derive(Clone, Copy, Default)]
@@ -84,7 +144,7 @@ impl PawnTable {
         if e.valid && e.key == key {
             return e;
         }
-        let fresh = pawn_structure(pos);
+        let fresh = pawn_structure(pos, &WEIGHTS);
         self.entries[i] = fresh;
         fresh
     }
@@ -98,12 +158,17 @@ impl Default for PawnTable {
 
 /// Evaluates `pos` for the side to move, without a pawn cache.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, None)
+    evaluate_with(pos, None, &WEIGHTS)
+}
+
+/// Evaluates with other weights and no pawn cache (for the tuner).
+pub fn evaluate_with_weights(pos: &Position, w: &Weights) -> i32 {
+    evaluate_with(pos, None, w)
 }
 
 /// Evaluates `pos` for the side to move, using (and filling) a pawn hash.
 pub fn evaluate_cached(pos: &Position, pawns: &mut PawnTable) -> i32 {
-    evaluate_with(pos, Some(pawns))
+    evaluate_with(pos, Some(pawns), &WEIGHTS)
 }
 
 #[inline(always)]
@@ -135,7 +200,7 @@ fn sign(c: Color) -> i32 {
 }
 
 /// Pawn structure from scratch.
-fn pawn_structure(pos: &Position) -> PawnEntry {
+fn pawn_structure(pos: &Position, w: &Weights) -> PawnEntry {
     // ranks[c][f]: bit r set when a pawn of colour c stands on file f, rank r (rank 1 = 0).
     let mut ranks = [[0u8; 8]; 2];
     for c in [Color::White, Color::Black] {
@@ -179,10 +244,10 @@ fn pawn_structure(pos: &Position) -> PawnEntry {
             let own_adjacent = own_l | own_r;
             let their_front = (ranks[them][f] | their_l | their_r) & ahead;
             if ranks[us][f] & ahead != 0 {
-                score += DOUBLED;
+                score += w.doubled;
             }
             if own_adjacent == 0 {
-                score += ISOLATED;
+                score += w.isolated;
             } else {
                 // Supported (a pawn diagonally behind) or in a phalanx (level beside it).
                 let behind_rank = match c {
@@ -192,7 +257,7 @@ fn pawn_structure(pos: &Position) -> PawnEntry {
                 let level = own_adjacent >> r & 1 != 0;
                 let supported = behind_rank < 8 && own_adjacent >> behind_rank & 1 != 0;
                 if level || supported {
-                    score += CONNECTED[rr];
+                    score += w.connected[rr];
                 } else if own_adjacent & behind_or_level == 0 {
                     // Backward: no neighbour can come up beside it; it is weak if an enemy
                     // pawn guards its stop square.
@@ -201,12 +266,12 @@ fn pawn_structure(pos: &Position) -> PawnEntry {
                         Color::Black => r.wrapping_sub(2),
                     };
                     if stop_guard_rank < 8 && (their_l | their_r) >> stop_guard_rank & 1 != 0 {
-                        score += BACKWARD;
+                        score += w.backward;
                     }
                 }
             }
             if their_front == 0 && ranks[us][f] & ahead == 0 {
-                score += PASSED[rr];
+                score += w.passed[rr];
                 e.passed[us] |= 1 << sq.raw();
             }
         }
@@ -224,7 +289,8 @@ struct Side {
     occupied: u128,
 }
 
-fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
+#[inline(always)]
+fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> i32 {
     // Insufficient material first: no search needed to know KNK, KBK, KK are dead.
     let wp = pos.count_of(Piece::new(Color::White, Kind::Pawn));
     let bp = pos.count_of(Piece::new(Color::Black, Kind::Pawn));
@@ -241,7 +307,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
 
     let pawn_entry = match pawns {
         Some(table) => table.get(pos),
-        None => pawn_structure(pos),
+        None => pawn_structure(pos, w),
     };
     let mut total = pos.psq() + pawn_entry.score;
 
@@ -289,9 +355,9 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
                 Kind::Rook => {
                     let file_bit = 1u8 << sq.file();
                     if (pawn_entry.files[us] | pawn_entry.files[them]) & file_bit == 0 {
-                        score += ROOK_OPEN;
+                        score += w.rook_open;
                     } else if pawn_entry.files[us] & file_bit == 0 {
-                        score += ROOK_SEMI_OPEN;
+                        score += w.rook_semi_open;
                     }
                     slider_reach(pos, sq, &ROOK_STEPS, area, enemy_zone)
                 }
@@ -302,20 +368,14 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
                 }
                 _ => continue,
             };
-            let weight = match kind {
-                Kind::Knight => MOBILITY_KNIGHT,
-                Kind::Bishop => MOBILITY_BISHOP,
-                Kind::Rook => MOBILITY_ROOK,
-                _ => MOBILITY_QUEEN,
-            };
-            score += weight * (mobility - MOBILITY_BASE[kind.index()]);
+            score += w.mobility[kind.index()] * (mobility - MOBILITY_BASE[kind.index()]);
             if zone_hits > 0 {
                 attackers += 1;
-                attack_units += ATTACK_UNITS[kind.index()] * zone_hits;
+                attack_units += w.attack_units[kind.index()] * zone_hits;
             }
         }
         if bishops >= 2 {
-            score += BISHOP_PAIR;
+            score += w.bishop_pair;
         }
         // King attack: counts only with two attackers (or a queen among few), grows
         // quadratically, capped.
@@ -324,7 +384,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
             score += s(danger, danger / 8);
         }
         // Own king's pawn shield (middle game only).
-        score += s(king_shield(pos, c, &pawn_entry), 0);
+        score += s(king_shield(pos, c, &pawn_entry, w), 0);
         // Passed pawns with the kings: the end game wants the own king near the stop
         // square and the enemy king far from it.
         let mut passed = pawn_entry.passed[us];
@@ -334,11 +394,11 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
             let sq = Square::from_index_unchecked(raw);
             let rr = rel_rank(sq, c) as usize;
             if let Some(stop) = sq.offset(c.forward()) {
-                let w = PASSED_KING_WEIGHT[rr];
+                let weight = w.passed_king[rr];
                 let prox = 5 * distance(pos.king(c.flip()), stop) - 2 * distance(pos.king(c), stop);
-                score += s(0, w * prox);
+                score += s(0, weight * prox);
                 if pos.piece_at(stop).is_some() {
-                    score += PASSED_BLOCKED;
+                    score += w.passed_blocked;
                 }
             }
         }
@@ -396,7 +456,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>) -> i32 {
         Color::White => blended,
         Color::Black => -blended,
     };
-    v + TEMPO
+    v + w.tempo
 }
 
 fn opposite_bishops(pos: &Position) -> bool {
@@ -445,10 +505,10 @@ fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u128, zone:
 
 /// Pawn shield in front of `c`'s king: files around the king should keep a pawn on the
 /// second or third rank (relative).
-fn king_shield(pos: &Position, c: Color, pawns: &PawnEntry) -> i32 {
+fn king_shield(pos: &Position, c: Color, pawns: &PawnEntry, w: &Weights) -> i32 {
     let k = pos.king(c);
     if rel_rank(k, c) > 2 {
-        return 2 * SHIELD_MISSING; // a king in the open
+        return 2 * w.shield_missing; // a king in the open
     }
     let pawn = Piece::new(c, Kind::Pawn);
     let kf = k.file() as i32;
@@ -459,12 +519,12 @@ fn king_shield(pos: &Position, c: Color, pawns: &PawnEntry) -> i32 {
         if pos.piece_at(near) == pawn {
             // fine
         } else if pos.piece_at(next) == pawn {
-            v += SHIELD_ADVANCED;
+            v += w.shield_advanced;
         } else {
-            v += SHIELD_MISSING;
+            v += w.shield_missing;
         }
         if (pawns.files[0] | pawns.files[1]) >> f & 1 == 0 {
-            v += KING_OPEN_FILE;
+            v += w.king_open_file;
         }
     }
     v
