@@ -408,6 +408,17 @@ mod tests {
     }
 
     #[test]
+    fn chess960_castling_cannot_unshield_the_king() {
+        // King c1 stays put while the rook leaves b1 for d1, exposing c1 to the rook on a1.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/rRK5 w B - 0 1").unwrap();
+        let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci(true)).collect();
+        assert!(!moves.contains(&"c1b1".to_string()), "{moves:?}");
+        // Without the rook on a1 the same castling is legal.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/1RK5 w B - 0 1").unwrap();
+        assert!(pos.legal_moves().iter().any(|m| m.is_castle()));
+    }
+
+    #[test]
     fn parses_moves_against_the_legal_list() {
         let pos = Position::startpos();
         assert_eq!(pos.parse_uci_move("e2e4").unwrap().to_string(), "e2e4");

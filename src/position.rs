@@ -59,10 +59,15 @@ impl CastlePath {
                 path.empty_len += 1;
             }
         }
+        // The king's own square is left out when the king moves: castling is only tried when
+        // not in check, and an attack on it through the lifted rook would also hit the king's
+        // target square. A king that stays (c1 with the rook on b1) keeps it.
         let (a, b) = (king.file().min(king_to.file()), king.file().max(king_to.file()));
         for f in a..=b {
-            path.king_path[path.king_path_len as usize] = Square::from_coords(f, rank).raw();
-            path.king_path_len += 1;
+            if f != king.file() || king == king_to {
+                path.king_path[path.king_path_len as usize] = Square::from_coords(f, rank).raw();
+                path.king_path_len += 1;
+            }
         }
         path
     }
