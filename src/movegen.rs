@@ -165,12 +165,17 @@ impl Position {
         let them = us.flip();
         let king = self.list[us.index()][0];
         let forward = us.forward();
-        let promoting = from.rank() == if us == Color::White { 6 } else { 1 };
+        // Rows count down the board from rank 8 (row 0).
+        let row = from.raw() >> 4;
+        let (promotion_row, start_row) = if us == Color::White { (1, 6) } else { (6, 1) };
+        let promoting = row == promotion_row;
         let allowed = |to: u8| {
             (!EVASION || targets >> to & 1 != 0)
                 && (pin == 0 || STEP[delta_index(king, Square::from_index_unchecked(to))] == pin)
         };
 
+        // 0x88 is off the board, so it never equals a capture square.
+        let en_passant = self.en_passant.map_or(0x88, |ep| ep.raw());
         let push = from.raw().wrapping_add(forward as u8);
         if self.board[push as usize].is_none() {
             if allowed(push) {
@@ -183,8 +188,7 @@ impl Position {
                     list.push(Move::quiet(from, to));
                 }
             }
-            let start_rank = if us == Color::White { 1 } else { 6 };
-            if !TACTICAL && from.rank() == start_rank {
+            if !TACTICAL && row == start_row {
                 let double = push.wrapping_add(forward as u8);
                 if self.board[double as usize].is_none() && allowed(double) {
                     list.push(Move::double_push(from, Square::from_index_unchecked(double)));
@@ -206,7 +210,7 @@ impl Position {
                         list.push(Move::capture(from, sq));
                     }
                 }
-            } else if self.en_passant.is_some_and(|ep| ep.raw() == to) {
+            } else if to == en_passant {
                 let m = Move::en_passant(from, Square::from_index_unchecked(to));
                 if self.en_passant_is_legal(m) {
                     list.push(m);
