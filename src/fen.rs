@@ -117,7 +117,8 @@ impl Position {
         Ok(pos)
     }
 
-    /// Writes the position as FEN; Chess960 castling uses X-FEN letters for inner rooks.
+    /// Writes the position as FEN; castling rights that standard chess cannot express are
+    /// written as rook files (Shredder-FEN), so the text always reads back the same.
     pub fn to_fen(&self) -> String {
         let mut out = String::new();
         for rank in (0..8).rev() {
@@ -161,7 +162,10 @@ impl Position {
         ] {
             let Some(rook) = self.castle_rook(right) else { continue };
             let king_side = right & (rights::WHITE_KING_SIDE | rights::BLACK_KING_SIDE) != 0;
-            let letter = if self.outermost_rook(color, king_side) == Some(rook) {
+            // `KQkq` only where standard chess reads them the same (king on e, rook in the
+            // corner); otherwise the rook's file, which also marks the FEN as Chess960.
+            let standard = self.king(color).file() == 4 && rook.file() == if king_side { 7 } else { 0 };
+            let letter = if standard {
                 if king_side { 'k' } else { 'q' }
             } else {
                 (b'a' + rook.file()) as char
@@ -390,7 +394,12 @@ mod tests {
         let x = Position::from_fen_with("4r3/3k4/8/8/8/8/6PP/qR1K1R2 w KQ - 0 1", true).unwrap();
         assert_eq!(x.castle_rook(rights::WHITE_KING_SIDE), Some("f1".parse().unwrap()));
         assert_eq!(x.castle_rook(rights::WHITE_QUEEN_SIDE), Some("b1".parse().unwrap()));
+        // Written back with rook files, the FEN reads the same even without the flag.
+        assert!(x.to_fen().contains(" FB "), "{}", x.to_fen());
+        assert_eq!(Position::from_fen(&x.to_fen()).unwrap().key(), x.key());
         let inner = Position::from_fen("1r2k1r1/8/8/8/8/8/8/RR2K2R w Bg - 0 1").unwrap();
-        assert!(inner.to_fen().contains(" Bk "), "{}", inner.to_fen());
+        assert!(inner.to_fen().contains(" Bg "), "{}", inner.to_fen());
+        let start960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        assert_eq!(Position::from_fen(start960).unwrap().to_fen(), start960);
     }
 }

@@ -400,7 +400,7 @@ fn chess960_castling_follows_the_option() {
     assert!(e.bestmove(LONG).starts_with("bestmove e1h1"));
     // Shredder-FEN and X-FEN, as cutechess and lichess-bot send them.
     e.send("position fen nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1 moves c1g1");
-    assert_eq!(e.fen(), "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN b kq - 1 1");
+    assert_eq!(e.fen(), "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN b gb - 1 1");
     e.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
     assert!(e.fen().starts_with("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w "));
     e.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w AHah -");

@@ -142,7 +142,7 @@ fn cover_fens_without_counters_and_chess960_castling() {
     assert_eq!(s.engine().position().to_fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     s.handle_line("setoption name UCI_Chess960 value true");
     s.handle_line("position fen nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1 moves c1g1");
-    assert_eq!(s.engine().position().to_fen(), "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN b kq - 1 1");
+    assert_eq!(s.engine().position().to_fen(), "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN b gb - 1 1");
     s.handle_line("position fen 4k3/8/8/8/8/8/8/4K2R w K - moves e1h1");
     assert_eq!(s.engine().history().len(), 1, "king takes rook with UCI_Chess960 on");
     s.handle_line("setoption name UCI_Chess960 value false");
