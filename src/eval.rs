@@ -45,6 +45,8 @@ pub struct Weights {
     pub shield_missing: i32,
     pub shield_advanced: i32,
     pub king_open_file: i32,
+    /// A knight, bishop, rook or queen attacked by an enemy pawn.
+    pub pawn_threat: Score,
 }
 
 pub const WEIGHTS: Weights = Weights {
@@ -64,6 +66,7 @@ pub const WEIGHTS: Weights = Weights {
     shield_missing: -18,
     shield_advanced: -8,
     king_open_file: -12,
+    pawn_threat: s(-30, -25),
 };
 
 /// The tempo bonus of the side to move (symmetric positions evaluate to this).
@@ -105,6 +108,7 @@ impl Weights {
         v.push(&mut self.shield_missing);
         v.push(&mut self.shield_advanced);
         v.push(&mut self.king_open_file);
+        push_score(&mut v, &mut self.pawn_threat);
         v
     }
 }
@@ -346,6 +350,9 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
         for &sq in pos.pieces(c) {
             let p = pos.piece_at(sq);
             let kind = p.kind();
+            if !matches!(kind, Kind::Pawn | Kind::King) && (sides[them].pawn_attacks >> sq.raw()) & 1 != 0 {
+                score += w.pawn_threat;
+            }
             let (mobility, zone_hits) = match kind {
                 Kind::Knight => leaper_reach(sq, &KNIGHT_STEPS, area, enemy_zone),
                 Kind::Bishop => {

@@ -147,6 +147,18 @@ pub struct SearchOutcome {
     pub nodes: u64,
 }
 
+/// Switches for the selective parts of the search, so that each can be turned off to
+/// measure what it is worth (the constant branches compile away).
+mod features {
+    pub const REVERSE_FUTILITY: bool = true;
+    pub const NULL_MOVE: bool = true;
+    pub const LATE_MOVE_PRUNING: bool = true;
+    pub const FUTILITY: bool = true;
+    pub const LMR: bool = true;
+    pub const CHECK_EXTENSION: bool = true;
+    pub const ASPIRATION: bool = true;
+}
+
 /// One ply of the search stack.
 #[derive(Clone, Copy, Default)]
 struct Frame {
@@ -314,7 +326,6 @@ impl Searcher {
         let mut instability = 0.0f64;
         let mut last_best = root[0].mv;
         let mut last_score = -INFINITY;
-        let mut completed = 0;
         for depth in 1..=max_depth as i32 {
             for r in root.iter_mut() {
                 r.prev_score = r.score;
@@ -325,7 +336,7 @@ impl Searcher {
                 }
                 let prev = root[pv_index].prev_score;
                 let mut delta = 18;
-                let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+                let (mut alpha, mut beta) = if features::ASPIRATION && depth >= 5 && prev.abs() < MATE_BOUND {
                     ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
                 } else {
                     (-INFINITY, INFINITY)
@@ -359,7 +370,6 @@ impl Searcher {
             if self.stopped {
                 break;
             }
-            completed = depth;
             for (i, r) in root.iter().enumerate().take(multipv) {
                 report(self.iteration_report(depth, i, r, r.score, Bound::Exact, control));
             }
@@ -397,7 +407,6 @@ impl Searcher {
             last_best = best.mv;
             last_score = best.score;
         }
-        let _ = completed;
 
         let best = root[0].mv;
         let mut ponder = root[0].pv.get(1).copied();
@@ -463,7 +472,7 @@ impl Searcher {
             self.stack[0].mv = m;
             self.stack[0].piece = piece;
             let gives_check = pos.in_check();
-            let new_depth = depth - 1 + gives_check as i32;
+            let new_depth = depth - 1 + (features::CHECK_EXTENSION && gives_check) as i32;
             let mut v;
             if i == first {
                 v = -self.negamax(pos, new_depth, -beta, -alpha, 1, control);
@@ -590,12 +599,12 @@ impl Searcher {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
-            if depth <= 7 && eval - 80 * (depth - improving as i32) >= beta {
+            if features::REVERSE_FUTILITY && depth <= 7 && eval - 80 * (depth - improving as i32) >= beta {
                 return eval;
             }
             // Null move: if passing still fails high, a real move will. Not in pawn endings
             // (zugzwang), not twice in a row.
-            if depth >= 3 && eval >= beta && self.stack[ply - 1].mv != Move::NONE && has_pieces(pos) {
+            if features::NULL_MOVE && depth >= 3 && eval >= beta && self.stack[ply - 1].mv != Move::NONE && has_pieces(pos) {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let undo = pos.make_null();
                 self.stack[ply].mv = Move::NONE;
@@ -640,7 +649,7 @@ impl Searcher {
             let quiet = !m.is_tactical();
             // Pruning of late moves once a real score is in hand.
             if !pv_node && !in_check && best > -MATE_BOUND {
-                if quiet && depth <= 8 && quiet_count as i32 >= lmp_limit {
+                if features::LATE_MOVE_PRUNING && quiet && depth <= 8 && quiet_count as i32 >= lmp_limit {
                     continue;
                 }
                 if !quiet && order_score < 0 && depth <= 6 && crate::see::see(pos, m) < -90 * depth {
@@ -651,7 +660,15 @@ impl Searcher {
             let undo = pos.make(m);
             let gives_check = pos.in_check();
             // Futility: a quiet move that does not check cannot lift a hopeless eval.
-            if quiet && !pv_node && !in_check && !gives_check && best > -MATE_BOUND && depth <= 6 && eval + 100 + 100 * depth <= alpha {
+            if features::FUTILITY
+                && quiet
+                && !pv_node
+                && !in_check
+                && !gives_check
+                && best > -MATE_BOUND
+                && depth <= 6
+                && eval + 100 + 100 * depth <= alpha
+            {
                 pos.unmake(m, &undo);
                 if quiet_count < quiets.len() {
                     quiets[quiet_count] = m;
@@ -662,14 +679,14 @@ impl Searcher {
             self.stack[ply].mv = m;
             self.stack[ply].piece = piece;
             // Check extension.
-            let new_depth = depth - 1 + gives_check as i32;
+            let new_depth = depth - 1 + (features::CHECK_EXTENSION && gives_check) as i32;
             let mut v;
             if searched == 0 {
                 v = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, control);
             } else {
                 // Late-move reduction for quiet moves and losing captures.
                 let mut r = 0;
-                if depth >= 3 && searched >= 1 + pv_node as i32 && (quiet || order_score < 0) && !gives_check {
+                if features::LMR && depth >= 3 && searched >= 1 + pv_node as i32 && (quiet || order_score < 0) && !gives_check {
                     r = self.lmr[(depth as usize).min(63)][(searched as usize).min(63)] as i32;
                     if pv_node {
                         r -= 1;
