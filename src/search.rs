@@ -149,6 +149,17 @@ pub struct SearchOutcome {
 
 /// Switches for the selective parts of the search, so that each can be turned off to
 /// measure what it is worth (the constant branches compile away).
+///
+/// Measured in self-play, full search against the search with the feature off, 5+0.05
+/// (score of the full search; small samples, so only large effects show):
+/// - LMR: 30 games +19 =8 -3, +207 +-126 Elo; bench tree at depth 12 is 4.5x larger without.
+/// - null move: 30 games +10 =14 -6, +47 +-93 Elo; tree 1.4x larger without.
+/// - reverse futility + late-move pruning + futility together: 20 games +11 =7 -2,
+///   +168 +-139 Elo; tree 5.7x larger without.
+/// - check extension, aspiration windows: not measured in games.
+///
+/// Whole engine at 10+0.1 (this commit's search and evaluation): vs sf2000 30 games
+/// +20 =5 -5 (75%, +191 +-139 Elo), no illegal moves, time losses or crashes.
 mod features {
     pub const REVERSE_FUTILITY: bool = true;
     pub const NULL_MOVE: bool = true;
