@@ -87,6 +87,8 @@ pub enum EngineError {
     Move { index: usize, error: MoveError },
     SearchMove(MoveError),
     OutOfRange { option: &'static str, value: i64, min: i64, max: i64 },
+    /// The hash table could not be allocated; the old size stays.
+    Memory(crate::tt::TableAllocError),
 }
 
 impl fmt::Display for EngineError {
@@ -98,6 +100,7 @@ impl fmt::Display for EngineError {
             EngineError::OutOfRange { option, value, min, max } => {
                 write!(f, "{option} must be between {min} and {max}, not {value}")
             }
+            EngineError::Memory(e) => write!(f, "{e}; the hash table keeps its old size"),
         }
     }
 }
@@ -219,11 +222,11 @@ impl Engine {
         let mb = check_range("Hash", mb, 1, MAX_HASH_MB as i64)? as usize;
         self.stop();
         self.wait();
-        self.options.hash_mb = mb;
         match self.searcher.as_mut() {
-            Some(s) => s.resize(mb),
+            Some(s) => s.resize(mb).map_err(EngineError::Memory)?,
             None => self.searcher = Some(Searcher::new(mb)),
         }
+        self.options.hash_mb = mb;
         Ok(())
     }
 

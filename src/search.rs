@@ -243,9 +243,10 @@ impl Searcher {
         }
     }
 
-    /// Resizes the hash table (allocation happens here, not at the next search).
-    pub fn resize(&mut self, hash_mb: usize) {
-        self.tt.resize(hash_mb);
+    /// Resizes the hash table (allocation happens here, not at the next search); on failure
+    /// the table keeps its old size.
+    pub fn resize(&mut self, hash_mb: usize) -> Result<(), crate::tt::TableAllocError> {
+        self.tt.resize(hash_mb)
     }
 
     /// Forgets everything learnt (hash table, history): `ucinewgame`, `Clear Hash`.

@@ -76,20 +76,51 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The operating system refused the memory for a hash table of this size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableAllocError {
+    pub mb: usize,
+}
+
+impl std::fmt::Display for TableAllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate a {} MB hash table", self.mb)
+    }
+}
+
+impl std::error::Error for TableAllocError {}
+
 impl TranspositionTable {
+    /// A table of `mb` megabytes, or of one bucket when that much memory cannot be had.
     pub fn new(mb: usize) -> TranspositionTable {
         let mut tt = TranspositionTable { buckets: Vec::new(), generation: 0 };
-        tt.resize(mb);
+        let _ = tt.resize(mb);
         tt
     }
 
-    /// Reallocates for `mb` megabytes (at least one bucket) and clears.
-    pub fn resize(&mut self, mb: usize) {
-        let bytes = mb.max(1).saturating_mul(1 << 20);
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+    /// Reallocates for `mb` megabytes (at least one bucket) and clears. When the memory
+    /// cannot be had, the table keeps its old size (cleared) and the error says so.
+    pub fn resize(&mut self, mb: usize) -> Result<(), TableAllocError> {
+        let old_count = self.buckets.len().max(1);
         self.buckets = Vec::new(); // free the old table before allocating the new one
-        self.buckets = vec![Bucket::default(); count];
+        let result = Self::allocate(Self::bucket_count(mb)).map(|b| self.buckets = b);
+        if result.is_err() {
+            self.buckets = Self::allocate(old_count).unwrap_or_default();
+        }
         self.generation = 0;
+        result.map_err(|_| TableAllocError { mb })
+    }
+
+    fn bucket_count(mb: usize) -> usize {
+        let bytes = mb.max(1).saturating_mul(1 << 20);
+        (bytes / std::mem::size_of::<Bucket>()).max(1)
+    }
+
+    fn allocate(count: usize) -> Result<Vec<Bucket>, std::collections::TryReserveError> {
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count)?;
+        buckets.resize(count, Bucket::default());
+        Ok(buckets)
     }
 
     pub fn clear(&mut self) {
@@ -190,6 +221,16 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use crate::search::MATE;
+
+    #[test]
+    fn impossible_sizes_keep_the_old_table() {
+        let mut tt = TranspositionTable::new(1);
+        let before = tt.buckets.len();
+        assert_eq!(tt.resize(usize::MAX), Err(TableAllocError { mb: usize::MAX }));
+        assert_eq!(tt.buckets.len(), before);
+        assert!(tt.resize(2).is_ok());
+        assert_eq!(tt.buckets.len(), 2 * before);
+    }
 
     #[test]
     fn mate_scores_are_node_relative() {
