@@ -590,16 +590,8 @@ impl Searcher {
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth {
-                let cut = match h.bound {
-                    BOUND_EXACT => true,
-                    BOUND_LOWER => h.score >= beta,
-                    BOUND_UPPER => h.score <= alpha,
-                    _ => false,
-                };
-                if cut {
-                    return h.score;
-                }
+            if !pv_node && h.depth >= depth && bound_settles(h.bound, h.score, alpha, beta) {
+                return h.score;
             }
         }
 
@@ -786,16 +778,8 @@ impl Searcher {
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         if let Some(h) = hit {
-            if !pv_node {
-                let cut = match h.bound {
-                    BOUND_EXACT => true,
-                    BOUND_LOWER => h.score >= beta,
-                    BOUND_UPPER => h.score <= alpha,
-                    _ => false,
-                };
-                if cut {
-                    return h.score;
-                }
+            if !pv_node && bound_settles(h.bound, h.score, alpha, beta) {
+                return h.score;
             }
         }
         let in_check = pos.in_check();
@@ -879,6 +863,16 @@ impl Searcher {
 }
 
 /// Stable insertion sort by score, best first (root lists are short; no allocation).
+/// Does a stored score with this bound settle the node against the window (alpha, beta)?
+fn bound_settles(bound: u8, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        BOUND_EXACT => true,
+        BOUND_LOWER => score >= beta,
+        BOUND_UPPER => score <= alpha,
+        _ => false,
+    }
+}
+
 fn sort_root(root: &mut [RootMove]) {
     for i in 1..root.len() {
         let mut j = i;
