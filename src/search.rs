@@ -747,13 +747,7 @@ impl Searcher {
             // Every move was pruned (cannot happen: the first move is never pruned).
             best = alpha;
         }
-        let bound = if best >= beta {
-            BOUND_LOWER
-        } else if best > original_alpha {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
+        let bound = bound_of(best, original_alpha, beta);
         self.tt.store(key, best_move, best, depth, bound, ply);
         best
     }
@@ -850,13 +844,7 @@ impl Searcher {
                 }
             }
         }
-        let bound = if best >= beta {
-            BOUND_LOWER
-        } else if best > original_alpha {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
+        let bound = bound_of(best, original_alpha, beta);
         self.tt.store(key, best_move, best, 0, bound, ply);
         best
     }
@@ -870,6 +858,17 @@ fn bound_settles(bound: u8, score: i32, alpha: i32, beta: i32) -> bool {
         BOUND_LOWER => score >= beta,
         BOUND_UPPER => score <= alpha,
         _ => false,
+    }
+}
+
+/// The bound a search result has against the window it was searched with.
+fn bound_of(best: i32, alpha: i32, beta: i32) -> u8 {
+    if best >= beta {
+        BOUND_LOWER
+    } else if best > alpha {
+        BOUND_EXACT
+    } else {
+        BOUND_UPPER
     }
 }
 
