@@ -33,8 +33,8 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65_536;
 pub const MAX_MULTIPV: usize = 64;
-/// Threads the search supports.
-pub const MAX_THREADS: usize = 1;
+/// Search threads (Lazy SMP: the main thread and up to 255 helpers).
+pub const MAX_THREADS: usize = 256;
 pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 50;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
 /// Stack of the search thread: deep recursion must not overflow.
@@ -238,8 +238,12 @@ impl Engine {
         }
     }
 
+    /// Takes effect at the next `go` (helpers are made while no search runs).
     pub fn set_threads(&mut self, n: i64) -> Result<(), EngineError> {
         self.options.threads = check_range("Threads", n, 1, MAX_THREADS as i64)? as usize;
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_threads(self.options.threads);
+        }
         Ok(())
     }
 
@@ -289,7 +293,9 @@ impl Engine {
         let control = Arc::new(SharedControl::default());
         control.pondering.store(params.ponder, Ordering::SeqCst);
         control.start_clock();
-        let searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.options.hash_mb));
+        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.options.hash_mb));
+        // Also for a searcher made afresh (after a panic), which has no helpers.
+        searcher.set_threads(self.options.threads);
         let job = SearchJob {
             pos: self.pos.clone(),
             history: self.history.clone(),
@@ -564,11 +570,37 @@ mod tests {
     fn options_reject_out_of_range_values_and_keep_the_old_one() {
         let (mut e, _) = engine();
         assert!(e.set_hash(0).is_err());
-        assert!(e.set_threads(2).is_err());
+        assert!(e.set_threads(0).is_err());
+        assert!(e.set_threads(MAX_THREADS as i64 + 1).is_err());
         assert!(e.set_multipv(65).is_err());
         assert!(e.set_move_overhead(-1).is_err());
         assert_eq!(*e.options(), Options::default());
         e.set_hash(32).unwrap();
         assert_eq!(e.options().hash_mb, 32);
+    }
+
+    #[test]
+    fn two_threads_give_a_legal_move_and_stop_promptly() {
+        let (mut e, events) = engine();
+        e.set_threads(2).unwrap();
+        e.set_hash(32).unwrap(); // resizing with helpers present
+        e.set_position(&StartPosition::Startpos, &["e2e4", "e7e5", "g1f3"]).unwrap();
+        e.go(&GoParams { depth: Some(8), ..GoParams::default() }).unwrap();
+        e.wait();
+        let moves = bestmoves(&events);
+        let best = moves[0].0.expect("a move");
+        assert!(e.position().legal_moves().contains(best));
+
+        e.go(&GoParams { infinite: true, ..GoParams::default() }).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        e.stop();
+        e.wait();
+        assert!(asked.elapsed() < Duration::from_millis(500), "stop took {:?}", asked.elapsed());
+        assert_eq!(bestmoves(&events).len(), 2);
+        e.set_threads(1).unwrap();
+        e.go(&GoParams { depth: Some(4), ..GoParams::default() }).unwrap();
+        e.wait();
+        assert_eq!(bestmoves(&events).len(), 3);
     }
 }

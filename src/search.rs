@@ -23,8 +23,8 @@ use crate::position::Position;
 use crate::see::see_value;
 use crate::tt::{TranspositionTable, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use ordering::{OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Mate scores are `MATE - ply`; anything beyond `MATE_BOUND` is a mate.
@@ -193,9 +193,25 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
+/// Stack of each helper thread: deep recursion must not overflow (as the engine's search
+/// thread).
+const HELPER_STACK_BYTES: usize = 32 << 20;
+
 /// Search state that lives across searches (hash table, history tables).
+///
+/// With `Threads` = N the searcher keeps N - 1 helpers (Lazy SMP): each has its own ordering
+/// tables, pawn hash and stacks and shares only the hash table. During a search the helpers
+/// run the same iterative deepening on the same root, half of them one ply ahead, and report
+/// nothing; what they store in the table steers and shortens the main thread's search. The
+/// main thread alone decides when to stop, gives the best move and reports; the helpers stop
+/// when it returns.
 pub struct Searcher {
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
+    helpers: Vec<Searcher>,
+    /// Nodes of the helpers in the current search, published every 1024 nodes (shared with
+    /// the helpers; always zero with one thread).
+    helper_nodes: Arc<AtomicU64>,
+    is_helper: bool,
     pawns: PawnTable,
     order: OrderTables,
     /// Late-move reduction by [depth][move number].
@@ -218,6 +234,15 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
+        Searcher::with_table(Arc::new(TranspositionTable::new(hash_mb)), false)
+    }
+
+    /// A helper: no table of its own until a search lends it the main one.
+    fn helper() -> Searcher {
+        Searcher::with_table(Arc::new(TranspositionTable::unallocated()), true)
+    }
+
+    fn with_table(tt: Arc<TranspositionTable>, is_helper: bool) -> Searcher {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -225,7 +250,10 @@ impl Searcher {
             }
         }
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
+            helpers: Vec::new(),
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            is_helper,
             pawns: PawnTable::default(),
             order: OrderTables::default(),
             lmr,
@@ -246,7 +274,33 @@ impl Searcher {
     /// Resizes the hash table (allocation happens here, not at the next search); on failure
     /// the table keeps its old size.
     pub fn resize(&mut self, hash_mb: usize) -> Result<(), crate::tt::TableAllocError> {
-        self.tt.resize(hash_mb)
+        // The helpers give back the table they were lent, so that it is ours alone.
+        for h in self.helpers.iter_mut() {
+            h.tt = Arc::new(TranspositionTable::unallocated());
+        }
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.resize(hash_mb),
+            None => {
+                // Unreachable (no search runs and no helper holds it); a new table then.
+                let mut tt = TranspositionTable::new(1);
+                let result = tt.resize(hash_mb);
+                self.tt = Arc::new(tt);
+                result
+            }
+        }
+    }
+
+    /// Search threads in all (at least 1): keeps `n - 1` helpers, allocating only new ones.
+    pub fn set_threads(&mut self, n: usize) {
+        self.helpers.truncate(n.max(1) - 1);
+        while self.helpers.len() < n.max(1) - 1 {
+            self.helpers.push(Searcher::helper());
+        }
+    }
+
+    /// Search threads in all.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     /// Forgets everything learnt (hash table, history): `ucinewgame`, `Clear Hash`.
@@ -254,6 +308,10 @@ impl Searcher {
         self.tt.clear();
         self.pawns.clear();
         self.order.clear();
+        for h in self.helpers.iter_mut() {
+            h.pawns.clear();
+            h.order.clear();
+        }
     }
 
     /// Hash table fill, per mille.
@@ -263,6 +321,10 @@ impl Searcher {
 
     /// Searches `pos`; `history` holds the keys of the positions before it in the game
     /// (oldest first) for repetition detection.
+    ///
+    /// With helpers, `limits` bind the main thread: `go nodes N` stops when the main thread
+    /// has searched N nodes (the helpers add about as many each on top, and the reported
+    /// node count is the total of all threads), `go depth` is the main thread's depth.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -271,13 +333,74 @@ impl Searcher {
         control: &SharedControl,
         report: &mut dyn FnMut(Report),
     ) -> SearchOutcome {
+        self.tt.new_search();
+        self.helper_nodes.store(0, Ordering::Relaxed);
+        if self.helpers.is_empty() {
+            return self.iterate(pos, history, limits, control, report, 1);
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let mut outcome = self.search_with_helpers(&mut helpers, pos, history, limits, control, report);
+        self.helpers = helpers;
+        outcome.nodes = self.nodes + self.helper_nodes.load(Ordering::Relaxed);
+        outcome
+    }
+
+    /// Lazy SMP: the helpers search on scoped threads until the main thread returns.
+    fn search_with_helpers(
+        &mut self,
+        helpers: &mut [Searcher],
+        pos: &Position,
+        history: &[u64],
+        limits: &SearchLimits,
+        control: &SharedControl,
+        report: &mut dyn FnMut(Report),
+    ) -> SearchOutcome {
+        // The helpers' own stop flag: the GUI's `stop` reaches them through the main thread,
+        // which ends within 1024 nodes and then raises this one. Stopping them with the GUI's
+        // flag instead would end a held `go infinite` search when the main thread finishes.
+        let helper_control = SharedControl::default();
+        // No limits: a helper searches until told to stop.
+        let helper_limits = SearchLimits { searchmoves: limits.searchmoves.clone(), multipv: 1, ..Default::default() };
+        std::thread::scope(|scope| {
+            // Raised on every way out of the main search, a panic included, so that the scope
+            // never waits for helpers nobody stops.
+            let _stop_helpers = StopOnDrop(&helper_control);
+            for (i, h) in helpers.iter_mut().enumerate() {
+                h.tt = Arc::clone(&self.tt);
+                h.helper_nodes = Arc::clone(&self.helper_nodes);
+                // Half of the helpers run one ply ahead of the main thread, so that the
+                // threads spread over two depths rather than repeat the same tree.
+                let first_depth = 1 + ((i + 1) % 2) as i32;
+                let (helper_limits, helper_control) = (&helper_limits, &helper_control);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper {}", i + 1))
+                    .stack_size(HELPER_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        h.iterate(pos, history, helper_limits, helper_control, &mut |_| {}, first_depth);
+                    });
+                // Without a thread the search goes on with fewer helpers.
+                drop(spawned);
+            }
+            self.iterate(pos, history, limits, control, report, 1)
+        })
+    }
+
+    /// Iterative deepening from `first_depth` on: the search of one thread.
+    fn iterate(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &SearchLimits,
+        control: &SharedControl,
+        report: &mut dyn FnMut(Report),
+        first_depth: i32,
+    ) -> SearchOutcome {
         let mut pos = pos.clone();
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.hard = limits.time.hard;
-        self.tt.new_search();
         self.order.age();
 
         // Keys: the game so far (without the root if the caller included it), then the root.
@@ -338,7 +461,7 @@ impl Searcher {
         let mut instability = 0.0f64;
         let mut last_best = root[0].mv;
         let mut last_score = -INFINITY;
-        for depth in 1..=max_depth as i32 {
+        for depth in first_depth.min(max_depth as i32)..=max_depth as i32 {
             for r in root.iter_mut() {
                 r.prev_score = r.score;
             }
@@ -432,7 +555,16 @@ impl Searcher {
             }
             pos.unmake(best, &undo);
         }
+        if self.is_helper {
+            // The part of the count not yet published.
+            self.helper_nodes.fetch_add(self.nodes & 1023, Ordering::Relaxed);
+        }
         SearchOutcome { best: Some(best), ponder, nodes: self.nodes }
+    }
+
+    /// Nodes of all threads so far, for reports.
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes.load(Ordering::Relaxed)
     }
 
     fn iteration_report(&self, depth: i32, index: usize, r: &RootMove, score: i32, bound: Bound, control: &SharedControl) -> Report {
@@ -442,7 +574,7 @@ impl Searcher {
             multipv: index + 1,
             score: Score::from_internal(score),
             bound,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             time: control.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: r.pv.clone(),
@@ -474,7 +606,7 @@ impl Searcher {
                     depth: depth as u32,
                     mv: m,
                     number: i + 1,
-                    nodes: self.nodes,
+                    nodes: self.total_nodes(),
                     time: control.elapsed(),
                 });
             }
@@ -527,10 +659,13 @@ impl Searcher {
         if self.nodes >= self.node_limit {
             self.stopped = true;
         }
-        if self.nodes & 1023 == 0
-            && (control.stopped() || self.hard.is_some_and(|h| control.elapsed() >= h))
-        {
-            self.stopped = true;
+        if self.nodes & 1023 == 0 {
+            if self.is_helper {
+                self.helper_nodes.fetch_add(1024, Ordering::Relaxed);
+            }
+            if control.stopped() || self.hard.is_some_and(|h| control.elapsed() >= h) {
+                self.stopped = true;
+            }
         }
     }
 
@@ -850,7 +985,6 @@ impl Searcher {
     }
 }
 
-/// Stable insertion sort by score, best first (root lists are short; no allocation).
 /// Does a stored score with this bound settle the node against the window (alpha, beta)?
 fn bound_settles(bound: u8, score: i32, alpha: i32, beta: i32) -> bool {
     match bound {
@@ -872,6 +1006,16 @@ fn bound_of(best: i32, alpha: i32, beta: i32) -> u8 {
     }
 }
 
+/// Raises a stop flag when dropped.
+struct StopOnDrop<'a>(&'a SharedControl);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.request_stop();
+    }
+}
+
+/// Stable insertion sort by score, best first (root lists are short; no allocation).
 fn sort_root(root: &mut [RootMove]) {
     for i in 1..root.len() {
         let mut j = i;

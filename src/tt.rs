@@ -11,6 +11,7 @@
 
 use crate::mv::Move;
 use crate::search::MATE_BOUND;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Bound of a stored score.
 pub const BOUND_NONE: u8 = 0;
@@ -18,9 +19,20 @@ pub const BOUND_UPPER: u8 = 1;
 pub const BOUND_LOWER: u8 = 2;
 pub const BOUND_EXACT: u8 = 3;
 
-#[derive(Clone, Copy, Default)]
+/// One 16-byte slot as two atomic words, so that threads sharing the table never race in
+/// the language's sense. The key word holds `key ^ data`: an entry torn by two threads
+/// writing at once (key of one, data of the other) then fails the key check instead of
+/// handing out another position's move and score (lockless hashing, Hyatt and Mann).
+#[derive(Default)]
 #[repr(C)]
 struct Entry {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The decoded contents of an entry; `data` packs `mv`, `score`, `depth` and `gen_bound`.
+#[derive(Clone, Copy)]
+struct Slot {
     key: u64,
     mv: u32,
     score: i16,
@@ -29,9 +41,37 @@ struct Entry {
     gen_bound: u8,
 }
 
+impl Slot {
+    fn data(&self) -> u64 {
+        self.mv as u64 | (self.score as u16 as u64) << 32 | (self.depth as u8 as u64) << 48 | (self.gen_bound as u64) << 56
+    }
+}
+
+impl Entry {
+    /// Relaxed is enough: the key check, not the memory order, guards consistency.
+    #[inline(always)]
+    fn load(&self) -> Slot {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = self.key_xor_data.load(Ordering::Relaxed) ^ data;
+        Slot { key, mv: data as u32, score: (data >> 32) as u16 as i16, depth: (data >> 48) as u8 as i8, gen_bound: (data >> 56) as u8 }
+    }
+
+    #[inline(always)]
+    fn save(&self, slot: Slot) {
+        let data = slot.data();
+        self.key_xor_data.store(slot.key ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
+
+    fn reset(&self) {
+        self.key_xor_data.store(0, Ordering::Relaxed);
+        self.data.store(0, Ordering::Relaxed);
+    }
+}
+
 const BUCKET: usize = 4;
 
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket {
     entries: [Entry; BUCKET],
@@ -47,9 +87,11 @@ pub struct TtHit {
     pub bound: u8,
 }
 
+/// Shared by all search threads: probes and stores take `&self`; only resizing needs the
+/// table to itself.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 /// Converts a root-relative mate score to one relative to the node at `ply`.
@@ -93,9 +135,15 @@ impl std::error::Error for TableAllocError {}
 impl TranspositionTable {
     /// A table of `mb` megabytes, or of one bucket when that much memory cannot be had.
     pub fn new(mb: usize) -> TranspositionTable {
-        let mut tt = TranspositionTable { buckets: Vec::new(), generation: 0 };
+        let mut tt = TranspositionTable::unallocated();
         let _ = tt.resize(mb);
         tt
+    }
+
+    /// A table without memory, a placeholder for a helper searcher between searches; it
+    /// must not be probed.
+    pub fn unallocated() -> TranspositionTable {
+        TranspositionTable { buckets: Vec::new(), generation: AtomicU8::new(0) }
     }
 
     /// Reallocates for `mb` megabytes (at least one bucket) and clears. When the memory
@@ -107,7 +155,7 @@ impl TranspositionTable {
         if result.is_err() {
             self.buckets = Self::allocate(old_count).unwrap_or_default();
         }
-        self.generation = 0;
+        self.generation = AtomicU8::new(0);
         result.map_err(|_| TableAllocError { mb })
     }
 
@@ -119,20 +167,24 @@ impl TranspositionTable {
     fn allocate(count: usize) -> Result<Vec<Bucket>, std::collections::TryReserveError> {
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(count)?;
-        buckets.resize(count, Bucket::default());
+        buckets.resize_with(count, Bucket::default);
         Ok(buckets)
     }
 
-    pub fn clear(&mut self) {
-        for b in self.buckets.iter_mut() {
-            *b = Bucket::default();
+    /// Empties the table. Not to be called while a search runs (it would race with stores,
+    /// harmlessly but pointlessly).
+    pub fn clear(&self) {
+        for e in self.buckets.iter().flat_map(|b| b.entries.iter()) {
+            e.reset();
         }
-        self.generation = 0;
+        self.generation.store(0, Ordering::Relaxed);
     }
 
-    /// Called once per search so that older entries lose their priority.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 63;
+    /// Called once per search (by the main thread only) so that older entries lose their
+    /// priority.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store((g + 1) & 63, Ordering::Relaxed);
     }
 
     #[inline(always)]
@@ -143,7 +195,7 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let bucket = &self.buckets[self.index(key)];
-        for e in &bucket.entries {
+        for e in bucket.entries.iter().map(Entry::load) {
             if e.key == key && e.gen_bound & 3 != BOUND_NONE {
                 return Some(TtHit {
                     mv: Move::from_bits(e.mv),
@@ -159,13 +211,12 @@ impl TranspositionTable {
     /// Stores a result. Replacement: the same key always; otherwise the entry with the
     /// lowest draft, where every generation of age costs it eight plies.
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Move, score: i32, depth: i32, bound: u8, ply: usize) {
-        let generation = self.generation;
-        let idx = self.index(key);
-        let bucket = &mut self.buckets[idx];
+    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: u8, ply: usize) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = &self.buckets[self.index(key)];
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for (i, e) in bucket.entries.iter().enumerate() {
+        for (i, e) in bucket.entries.iter().map(Entry::load).enumerate() {
             if e.key == key || e.gen_bound & 3 == BOUND_NONE {
                 victim = i;
                 break;
@@ -177,34 +228,36 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let e = &mut bucket.entries[victim];
+        let entry = &bucket.entries[victim];
+        let e = entry.load();
         // Keep a known best move when the new result has none (a fail-low node).
         let mv_bits = if mv.is_none() && e.key == key { e.mv } else { mv.bits() };
         // A same-key entry of a deeper draft survives a shallow non-exact result.
         if e.key == key && bound != BOUND_EXACT && (e.depth as i32) > depth + 2 && (e.gen_bound >> 2) == generation {
-            e.mv = mv_bits;
+            entry.save(Slot { mv: mv_bits, ..e });
             return;
         }
-        *e = Entry {
+        entry.save(Slot {
             key,
             mv: mv_bits,
             score: score_to_tt(score, ply).clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16,
             depth: depth.clamp(-1, 127) as i8,
             gen_bound: (generation << 2) | bound,
-        };
+        });
     }
 
     /// Per mille of the first thousand entries written in the current search.
     pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
         let mut used = 0;
         let mut seen = 0;
         'outer: for b in self.buckets.iter() {
-            for e in &b.entries {
+            for e in b.entries.iter().map(Entry::load) {
                 if seen == 1000 {
                     break 'outer;
                 }
                 seen += 1;
-                if e.gen_bound & 3 != BOUND_NONE && (e.gen_bound >> 2) == self.generation {
+                if e.gen_bound & 3 != BOUND_NONE && (e.gen_bound >> 2) == generation {
                     used += 1;
                 }
             }
@@ -234,7 +287,7 @@ mod tests {
 
     #[test]
     fn mate_scores_are_node_relative() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         // At ply 5 the search found "mate in 3 plies from here": root-relative MATE - 8.
         let key = 0x1234_5678_9abc_def0;
         tt.store(key, Move::NONE, MATE - 8, 4, BOUND_EXACT, 5);
@@ -256,5 +309,46 @@ mod tests {
         assert_eq!(tt.buckets.len() * 64, 16 << 20);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn torn_entries_miss() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x0f0f_1234_abcd_5678;
+        tt.store(key, Move::NONE, 55, 6, BOUND_EXACT, 0);
+        assert_eq!(tt.probe(key, 0).expect("stored").score, 55);
+        // Another thread's data word lands in the slot, the key word stays ours: a torn
+        // entry, which must not be taken for this position.
+        let entry = &tt.buckets[tt.index(key)].entries[0];
+        let other = Slot { key: key ^ 1, mv: 0, score: -300, depth: 9, gen_bound: BOUND_EXACT };
+        entry.data.store(other.data(), Ordering::Relaxed);
+        assert!(tt.probe(key, 0).is_none());
+        assert!(tt.probe(key ^ 1, 0).is_none());
+    }
+
+    #[test]
+    fn threads_share_the_table() {
+        let tt = std::sync::Arc::new(TranspositionTable::new(1));
+        let writers: Vec<_> = (0..2u64)
+            .map(|t| {
+                let tt = std::sync::Arc::clone(&tt);
+                std::thread::spawn(move || {
+                    for i in 0..10_000u64 {
+                        let key = (i * 2 + t).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        tt.store(key, Move::NONE, (i % 1000) as i32, 3, BOUND_LOWER, 0);
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().expect("writer");
+        }
+        // Every hit that survived is one of the values written for that key.
+        for i in 0..10_000u64 {
+            let key = (i * 2).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            if let Some(h) = tt.probe(key, 0) {
+                assert_eq!(h.score, (i % 1000) as i32);
+            }
+        }
     }
 }

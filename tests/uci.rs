@@ -166,7 +166,7 @@ fn uci_handshake_is_fast_and_nothing_comes_before_it() {
     for opt in [
         "option name Hash type spin default 16 min 1 max 65536",
         "option name Clear Hash type button",
-        "option name Threads type spin default 1 min 1 max 1",
+        "option name Threads type spin default 1 min 1 max 256",
         "option name MultiPV type spin default 1 min 1 max 64",
         "option name Ponder type check default false",
         "option name Move Overhead type spin default 50 min 0 max 10000",
@@ -194,7 +194,7 @@ fn bad_options_are_reported_and_change_nothing() {
     let mut e = Ox88::start();
     for (line, word) in [
         ("setoption name Hash value 0", "Hash"),
-        ("setoption name Threads value 4", "Threads"),
+        ("setoption name Threads value 257", "Threads"),
         ("setoption name Ponder value yes", "Ponder"),
         ("setoption name Frobnicate value 3", "Frobnicate"),
     ] {
@@ -222,6 +222,29 @@ fn isready_is_answered_during_a_search_and_stop_gives_one_bestmove() {
     e.send("stop");
     e.assert_no_bestmove_for(SHORT);
     e.ready();
+}
+
+#[test]
+fn two_threads_search_stop_together_and_find_mates() {
+    let mut e = Ox88::start();
+    e.send("setoption name Threads value 2");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("stop");
+    let best = e.bestmove(LONG);
+    assert!(t.elapsed() < Duration::from_millis(500), "stop took {:?}", t.elapsed());
+    let mv = best.split_whitespace().nth(1).unwrap_or("").to_string();
+    let fen = e.fen();
+    assert!(legal_moves_of(&fen).contains(&mv), "{best}");
+    // Two rooks against a king on the seventh rank: mate in 3.
+    e.send("position fen 8/6k1/8/8/8/8/8/RR4K1 w - - 0 1");
+    e.send("go mate 3");
+    let lines = e.until(LONG, "bestmove", |l| l.starts_with("bestmove"));
+    assert!(lines.iter().any(|l| l.contains("score mate 3")), "{}", lines.join("\n"));
+    e.ready();
+    assert_eq!(e.finish(true, Duration::from_secs(2)), 0);
 }
 
 #[test]

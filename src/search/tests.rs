@@ -188,3 +188,49 @@ fn no_legal_move_gives_none() {
     let (out, _) = run("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[], depth(3));
     assert_eq!(out.best, None);
 }
+
+fn run_threads(fen: &str, threads: usize, limits: SearchLimits) -> (SearchOutcome, Vec<Report>) {
+    let pos = Position::from_fen(fen).unwrap();
+    let mut searcher = Searcher::new(8);
+    searcher.set_threads(threads);
+    assert_eq!(searcher.threads(), threads);
+    let control = SharedControl::default();
+    let mut reports = Vec::new();
+    let out = searcher.search(&pos, &[], &limits, &control, &mut |r| reports.push(r));
+    (out, reports)
+}
+
+#[test]
+fn two_threads_find_the_mate_and_a_legal_move() {
+    let limits = SearchLimits { mate: Some(3), multipv: 1, ..Default::default() };
+    let (out, reports) = run_threads("8/6k1/8/8/8/8/8/RR4K1 w - - 0 1", 2, limits);
+    assert_eq!(last_score(&reports).1, Score::Mate(3));
+    let pos = Position::from_fen("8/6k1/8/8/8/8/8/RR4K1 w - - 0 1").unwrap();
+    assert!(pos.legal_moves().contains(out.best.unwrap()));
+    let (out, _) = run_threads("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", 2, depth(7));
+    let pos = Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+    assert!(pos.legal_moves().contains(out.best.unwrap()));
+}
+
+#[test]
+fn helper_nodes_count_and_the_node_limit_binds_the_main_thread() {
+    // `go nodes`: the main thread stops at the limit; the total includes the helper's.
+    let limits = SearchLimits { nodes: Some(20_000), multipv: 1, ..Default::default() };
+    let (out, reports) = run_threads(crate::fen::STARTPOS, 2, limits.clone());
+    assert!(out.nodes >= 20_000, "{}", out.nodes);
+    assert!(!reports.is_empty());
+    let (single, _) = run_threads(crate::fen::STARTPOS, 1, limits);
+    assert_eq!(single.nodes, 20_000);
+}
+
+#[test]
+fn one_thread_after_helpers_searches_as_before() {
+    // Shrinking back to one thread leaves the plain single-threaded search: same tree.
+    let fresh = run_threads(crate::fen::STARTPOS, 1, depth(7)).0;
+    let pos = Position::from_fen(crate::fen::STARTPOS).unwrap();
+    let mut searcher = Searcher::new(8);
+    searcher.set_threads(3);
+    searcher.set_threads(1);
+    let again = searcher.search(&pos, &[], &depth(7), &SharedControl::default(), &mut |_| {});
+    assert_eq!(fresh, again);
+}

@@ -238,7 +238,7 @@ fn options_are_declared_with_vampirc_and_set_case_insensitively() {
     for bad in [
         "setoption name Hash value 0",
         "setoption name Hash value lots",
-        "setoption name Threads value 2",
+        "setoption name Threads value 0",
         "setoption name Ponder value maybe",
         "setoption name NoSuchThing value 1",
         "setoption name Hash",
