@@ -62,7 +62,7 @@ impl std::ops::Mul<i32> for Score {
 }
 
 /// Material per kind (pawn, knight, bishop, rook, queen, king).
-pub const MATERIAL: [Score; 6] = [s(85, 100), s(330, 290), s(355, 310), s(475, 520), s(1000, 960), s(0, 0)];
+pub const MATERIAL: [Score; 6] = [s(74, 79), s(364, 272), s(363, 326), s(439, 546), s(1037, 989), s(0, 0)];
 
 /// Piece-square bonuses per kind, White's view, a8 first.
 #[rustfmt::skip]
