@@ -341,7 +341,7 @@ impl Searcher {
         let mut helpers = std::mem::take(&mut self.helpers);
         let mut outcome = self.search_with_helpers(&mut helpers, pos, history, limits, control, report);
         self.helpers = helpers;
-        outcome.nodes = self.nodes + self.helper_nodes.load(Ordering::Relaxed);
+        outcome.nodes = self.total_nodes();
         outcome
     }
 
