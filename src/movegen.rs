@@ -14,9 +14,19 @@ use crate::mv::{Move, MoveList};
 use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::{rights, Position};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
-use crate::tables::{delta_index, KING_ZONE, STEP};
+use crate::tables::{delta_index, ATTACK, KING_ZONE, STEP};
 
 const PROMOTIONS: [Kind; 4] = [Kind::Queen, Kind::Knight, Kind::Rook, Kind::Bishop];
+
+/// Which moves a generator call produces: `ALL`, or one of the two halves that staged move
+/// picking asks for separately. `TACTICAL` is captures and promotions (what quiescence
+/// searches), `QUIET` everything else, castling included.
+pub mod gen {
+    pub const ALL: u8 = 0;
+    pub const TACTICAL: u8 = 1;
+    pub const QUIET: u8 = 2;
+}
+use gen::{ALL, QUIET, TACTICAL};
 
 /// Bit set over the 128 0x88 indices: the squares a non-king move may land on.
 type Targets = u128;
@@ -27,7 +37,7 @@ impl Position {
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<false, MoveList>(&mut list);
+        self.generate::<ALL, MoveList>(&mut list);
         list
     }
 
@@ -35,7 +45,7 @@ impl Position {
     #[inline]
     pub fn count_legal_moves(&self) -> u64 {
         let mut counter = MoveCounter(0);
-        self.generate::<false, MoveCounter>(&mut counter);
+        self.generate::<ALL, MoveCounter>(&mut counter);
         counter.0
     }
 
@@ -43,26 +53,40 @@ impl Position {
     #[inline]
     pub fn legal_tactical_moves(&self) -> MoveList {
         let mut tactical = MoveList::new();
-        self.generate::<true, MoveList>(&mut tactical);
+        self.generate::<TACTICAL, MoveList>(&mut tactical);
         tactical
     }
 
-    /// Fills `list` with legal moves; with `TACTICAL`, only captures and promotions.
-    pub fn generate<const TACTICAL: bool, S: MoveSink>(&self, list: &mut S) {
-        let threats = self.threats();
+    /// Legal quiet moves only: neither captures nor promotions.
+    #[inline]
+    pub fn legal_quiet_moves(&self) -> MoveList {
+        let mut quiet = MoveList::new();
+        self.generate::<QUIET, MoveList>(&mut quiet);
+        quiet
+    }
+
+    /// Fills `list` with the legal moves of kind `MODE` (see [`gen`]).
+    #[inline]
+    pub fn generate<const MODE: u8, S: MoveSink>(&self, list: &mut S) {
+        self.generate_with::<MODE, S>(&self.threats(), list);
+    }
+
+    /// [`Position::generate`] with the checkers and pins already known, so that a caller
+    /// generating in stages finds them once.
+    pub fn generate_with<const MODE: u8, S: MoveSink>(&self, threats: &Threats, list: &mut S) {
         let king = self.king(self.side);
-        self.king_moves::<TACTICAL, S>(king, list);
+        self.king_moves::<MODE, S>(king, list);
         match threats.checkers.count() {
             0 => {
-                if !TACTICAL {
+                if MODE != TACTICAL {
                     self.castling_moves(king, list);
                 }
-                self.piece_moves::<TACTICAL, false, S>(&threats, ALL_TARGETS, list);
+                self.piece_moves::<MODE, false, S>(threats, ALL_TARGETS, list);
             }
             1 => {
                 let (checker, step) = threats.checkers.first().unwrap_or((king, 0));
                 let targets = evasion_targets(king, checker, step, self.board[checker.index()]);
-                self.piece_moves::<TACTICAL, true, S>(&threats, targets, list);
+                self.piece_moves::<MODE, true, S>(threats, targets, list);
             }
             _ => {}
         }
@@ -70,7 +94,7 @@ impl Position {
 
     /// Moves of everything but the king. With `EVASION`, only moves landing on `targets`.
     #[inline(always)]
-    fn piece_moves<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, threats: &Threats, targets: Targets, list: &mut S) {
+    fn piece_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(&self, threats: &Threats, targets: Targets, list: &mut S) {
         let c = self.side.index();
         let officers = self.officers[c] as usize;
         let count = self.count[c] as usize;
@@ -80,25 +104,25 @@ impl Position {
             let flags = self.board[from.index()].flags();
             if flags == flag::KNIGHT {
                 if pin == 0 {
-                    self.knight_moves::<TACTICAL, EVASION, S>(from, targets, list);
+                    self.knight_moves::<MODE, EVASION, S>(from, targets, list);
                 }
                 continue;
             }
             if flags & flag::BISHOP != 0 {
-                self.slider_moves::<TACTICAL, EVASION, 4, S>(from, &BISHOP_STEPS, pin, targets, list);
+                self.slider_moves::<MODE, EVASION, 4, S>(from, &BISHOP_STEPS, pin, targets, list);
             }
             if flags & flag::ROOK != 0 {
-                self.slider_moves::<TACTICAL, EVASION, 4, S>(from, &ROOK_STEPS, pin, targets, list);
+                self.slider_moves::<MODE, EVASION, 4, S>(from, &ROOK_STEPS, pin, targets, list);
             }
         }
         for slot in officers..count {
             let from = self.list[c][slot];
-            self.pawn_moves::<TACTICAL, EVASION, S>(from, threats.pin_step[slot], targets, list);
+            self.pawn_moves::<MODE, EVASION, S>(from, threats.pin_step[slot], targets, list);
         }
     }
 
     #[inline(always)]
-    fn knight_moves<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, from: Square, targets: Targets, list: &mut S) {
+    fn knight_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(&self, from: Square, targets: Targets, list: &mut S) {
         let them = self.side.flip();
         for d in KNIGHT_STEPS {
             let to = from.raw().wrapping_add(d as u8);
@@ -108,17 +132,17 @@ impl Position {
             // Off-board squares hold the wall: neither empty nor an enemy.
             let target = self.board[to as usize];
             if target.is_none() {
-                if !TACTICAL {
+                if MODE != TACTICAL {
                     list.push(Move::quiet(from, Square::from_index_unchecked(to)));
                 }
-            } else if target.is_color(them) {
+            } else if MODE != QUIET && target.is_color(them) {
                 list.push(Move::capture(from, Square::from_index_unchecked(to)));
             }
         }
     }
 
     #[inline(always)]
-    fn slider_moves<const TACTICAL: bool, const EVASION: bool, const N: usize, S: MoveSink>(
+    fn slider_moves<const MODE: u8, const EVASION: bool, const N: usize, S: MoveSink>(
         &self,
         from: Square,
         steps: &[Step; N],
@@ -128,31 +152,31 @@ impl Position {
     ) {
         if pin == 0 {
             for &d in steps {
-                self.slide::<TACTICAL, EVASION, S>(from, d, targets, list);
+                self.slide::<MODE, EVASION, S>(from, d, targets, list);
             }
         } else if steps.contains(&pin) {
             // A pinned slider may still move along its pin line, both ways.
-            self.slide::<TACTICAL, EVASION, S>(from, pin, targets, list);
-            self.slide::<TACTICAL, EVASION, S>(from, -pin, targets, list);
+            self.slide::<MODE, EVASION, S>(from, pin, targets, list);
+            self.slide::<MODE, EVASION, S>(from, -pin, targets, list);
         }
     }
 
     /// One ray: quiet moves over empty squares, then a capture if the first piece met
     /// (or the board's wall) is an enemy.
     #[inline(always)]
-    fn slide<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, from: Square, d: Step, targets: Targets, list: &mut S) {
+    fn slide<const MODE: u8, const EVASION: bool, S: MoveSink>(&self, from: Square, d: Step, targets: Targets, list: &mut S) {
         let them = self.side.flip();
         let mut to = from.raw().wrapping_add(d as u8);
         loop {
             let target = self.board[to as usize];
             let on_target = !EVASION || targets >> (to & 0x7F) & 1 != 0;
             if target.is_some() {
-                if on_target && target.is_color(them) {
+                if MODE != QUIET && on_target && target.is_color(them) {
                     list.push(Move::capture(from, Square::from_index_unchecked(to)));
                 }
                 return;
             }
-            if !TACTICAL && on_target {
+            if MODE != TACTICAL && on_target {
                 list.push(Move::quiet(from, Square::from_index_unchecked(to)));
             }
             to = to.wrapping_add(d as u8);
@@ -160,7 +184,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn pawn_moves<const TACTICAL: bool, const EVASION: bool, S: MoveSink>(&self, from: Square, pin: Step, targets: Targets, list: &mut S) {
+    fn pawn_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(&self, from: Square, pin: Step, targets: Targets, list: &mut S) {
         let us = self.side;
         let them = us.flip();
         let king = self.list[us.index()][0];
@@ -181,19 +205,24 @@ impl Position {
             if allowed(push) {
                 let to = Square::from_index_unchecked(push);
                 if promoting {
-                    for kind in PROMOTIONS {
-                        list.push(Move::promotion(from, to, kind, false));
+                    if MODE != QUIET {
+                        for kind in PROMOTIONS {
+                            list.push(Move::promotion(from, to, kind, false));
+                        }
                     }
-                } else if !TACTICAL {
+                } else if MODE != TACTICAL {
                     list.push(Move::quiet(from, to));
                 }
             }
-            if !TACTICAL && row == start_row {
+            if MODE != TACTICAL && row == start_row {
                 let double = push.wrapping_add(forward as u8);
                 if self.board[double as usize].is_none() && allowed(double) {
                     list.push(Move::double_push(from, Square::from_index_unchecked(double)));
                 }
             }
+        }
+        if MODE == QUIET {
+            return;
         }
         for side_step in [-1i8, 1] {
             let to = push.wrapping_add(side_step as u8);
@@ -219,6 +248,110 @@ impl Position {
         }
     }
 
+    /// Is `m` legal here? For moves that come from elsewhere (the hash table, killers) and
+    /// are worth trying before anything is generated. Agrees with membership in
+    /// [`Position::legal_moves`] for every `Move` value, flags included.
+    #[inline]
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.is_legal_with(&self.threats(), m)
+    }
+
+    /// [`Position::is_legal`] with the checkers and pins already known.
+    pub fn is_legal_with(&self, threats: &Threats, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        if !m.is_well_formed() || (from.raw() | to.raw()) & 0x88 != 0 || from == to {
+            return false;
+        }
+        let piece = self.board[from.index()];
+        if !piece.is_color(self.side) {
+            return false;
+        }
+        let king = self.king(self.side);
+        if m.is_castle() {
+            return from == king && threats.checkers.count() == 0 && self.castling_slot_is_legal(king, m);
+        }
+        // The move this position would generate for (from, to, promotion); the flags of `m`
+        // must match it exactly.
+        let Some(expected) = self.move_shape(piece, from, to, m.promotion_kind()) else {
+            return false;
+        };
+        if expected != m {
+            return false;
+        }
+        if piece.is_king() {
+            return !self.is_attacked_through(to, self.side.flip(), from, from);
+        }
+        if m.is_en_passant() {
+            return self.en_passant_is_legal(m);
+        }
+        let pin = threats.pin_step[self.list_index[from.index()] as usize];
+        if pin != 0 && STEP[delta_index(king, to)] != pin {
+            return false;
+        }
+        match threats.checkers.count() {
+            0 => true,
+            1 => {
+                let (checker, step) = threats.checkers.first().unwrap_or((king, 0));
+                evasion_targets(king, checker, step, self.board[checker.index()]) >> to.raw() & 1 != 0
+            }
+            _ => false,
+        }
+    }
+
+    /// The pseudo-legal move of `piece` from `from` to `to` (with `promotion` for a pawn
+    /// reaching the last rank), if the piece can make it on this board.
+    fn move_shape(&self, piece: Piece, from: Square, to: Square, promotion: Option<Kind>) -> Option<Move> {
+        let target = self.board[to.index()];
+        if target.is_color(self.side) {
+            return None;
+        }
+        let capture = target.is_some();
+        if !piece.is_pawn() {
+            let hit = ATTACK[delta_index(from, to)] & piece.flags();
+            let reachable = hit != 0 && (!piece.is_slider() || self.line_is_clear(from, to));
+            return (reachable && promotion.is_none())
+                .then(|| if capture { Move::capture(from, to) } else { Move::quiet(from, to) });
+        }
+        let forward = self.side.forward();
+        let delta = to.raw() as i16 - from.raw() as i16;
+        let row = from.raw() >> 4;
+        let (promotion_row, start_row) = if self.side == Color::White { (1, 6) } else { (6, 1) };
+        let promoting = row == promotion_row;
+        if promoting != promotion.is_some() {
+            return None;
+        }
+        let pawn_move = |capture: bool| match promotion {
+            Some(kind) => Move::promotion(from, to, kind, capture),
+            None if capture => Move::capture(from, to),
+            None => Move::quiet(from, to),
+        };
+        if delta == forward as i16 {
+            (!capture).then(|| pawn_move(false))
+        } else if delta == 2 * forward as i16 {
+            let middle = from.raw().wrapping_add(forward as u8);
+            (row == start_row && !capture && self.board[middle as usize].is_none()).then(|| Move::double_push(from, to))
+        } else if delta == forward as i16 - 1 || delta == forward as i16 + 1 {
+            if capture {
+                Some(pawn_move(true))
+            } else {
+                (self.en_passant == Some(to)).then(|| Move::en_passant(from, to))
+            }
+        } else {
+            None
+        }
+    }
+
+    /// Is the castling move `m` (king takes own rook) available and legal?
+    fn castling_slot_is_legal(&self, king: Square, m: Move) -> bool {
+        let rights_of_us = self.castling & rights::of(self.side);
+        (0..4).any(|slot| {
+            rights_of_us & (1 << slot) != 0
+                && self.castle_rook[slot] == m.to()
+                && Move::castle(king, m.to()) == m
+                && self.castling_is_legal(king, slot)
+        })
+    }
+
     /// En passant removes two pieces from a line at once; make it on the board and look.
     fn en_passant_is_legal(&self, m: Move) -> bool {
         let us = self.side;
@@ -233,14 +366,18 @@ impl Position {
 
     /// King steps: collect the candidate squares, then let each enemy piece strike off the
     /// ones it covers, found with one `KING_ZONE` lookup per piece.
-    fn king_moves<const TACTICAL: bool, S: MoveSink>(&self, king: Square, list: &mut S) {
+    fn king_moves<const MODE: u8, S: MoveSink>(&self, king: Square, list: &mut S) {
         let us = self.side;
         let them = us.flip();
         let mut candidates: u8 = 0;
         for (i, &d) in KING_STEPS.iter().enumerate() {
             let to = king.raw().wrapping_add(d as u8);
             let target = self.board[to as usize];
-            let wanted = if TACTICAL { target.is_color(them) } else { !target.is_color(us) };
+            let wanted = match MODE {
+                TACTICAL => target.is_color(them),
+                QUIET => target.is_none(),
+                _ => !target.is_color(us),
+            };
             if to & 0x88 == 0 && wanted && !self.pawn_attacks(Square::from_index_unchecked(to), them) {
                 candidates |= 1 << i;
             }

@@ -96,6 +96,13 @@ impl Move {
     pub const fn is_tactical(self) -> bool {
         self.is_capture() || self.is_promotion()
     }
+    /// False for bit patterns no generator makes: a promotion field naming a pawn or king
+    /// (or beyond), or bits above the flags. Such values can only come from corrupt input.
+    #[inline(always)]
+    pub const fn is_well_formed(self) -> bool {
+        let promotion = (self.0 >> PROMO_SHIFT) & 7;
+        self.0 >> 23 == 0 && (promotion == 0 || promotion <= Kind::Queen as u32)
+    }
     #[inline(always)]
     pub const fn promotion_kind(self) -> Option<Kind> {
         match (self.0 >> PROMO_SHIFT) & 7 {

@@ -17,7 +17,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         return pos.count_legal_moves();
     }
     let mut moves = MoveList::new();
-    pos.generate::<false, MoveList>(&mut moves);
+    pos.generate::<{ crate::movegen::gen::ALL }, MoveList>(&mut moves);
     let mut nodes = 0;
     for &m in moves.iter() {
         let undo = pos.make(m);

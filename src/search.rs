@@ -13,6 +13,7 @@
 //! (including the game before the root), the fifty-move rule and insufficient material.
 
 mod ordering;
+mod picker;
 #[cfg(test)]
 mod tests;
 
@@ -23,6 +24,7 @@ use crate::position::Position;
 use crate::see::see_value;
 use crate::tt::{TranspositionTable, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use ordering::{OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE};
+use picker::MovePicker;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -766,29 +768,26 @@ impl Searcher {
             depth -= 1;
         }
 
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
-        let n = moves.len();
         let prev = self.stack[ply - 1];
         let counter = self.order.counter(prev.piece, prev.mv);
-        self.order.score_moves(pos, &moves, &mut self.scores[ply][..n], tt_move, ply, counter);
+        let mut picker = MovePicker::new(pos, tt_move, self.order.killers[ply], counter);
         let side = pos.side_to_move().index();
 
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
         let original_alpha = alpha;
+        let mut legal_moves = 0;
         let mut searched = 0;
         let mut quiets = [Move::NONE; 64];
         let mut quiet_count = 0;
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
-        for i in 0..n {
-            let (m, order_score) = ordering::pick(&mut moves[..n], &mut self.scores[ply][..n], i);
+        while let Some((m, order_score)) = picker.next(pos, &self.order) {
+            legal_moves += 1;
             let quiet = !m.is_tactical();
             // Pruning of late moves once a real score is in hand.
             if !pv_node && !in_check && best > -MATE_BOUND {
                 if features::LATE_MOVE_PRUNING && quiet && depth <= 8 && quiet_count as i32 >= lmp_limit {
+                    picker.skip_quiets();
                     continue;
                 }
                 if !quiet && order_score < 0 && depth <= 6 && crate::see::see(pos, m) < -90 * depth {
@@ -877,6 +876,9 @@ impl Searcher {
                 quiets[quiet_count] = m;
                 quiet_count += 1;
             }
+        }
+        if legal_moves == 0 {
+            return if in_check { -MATE + ply as i32 } else { 0 };
         }
         if best == -INFINITY {
             // Every move was pruned (cannot happen: the first move is never pruned).

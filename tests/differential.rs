@@ -3,7 +3,9 @@
 //! Seeded random games start from the standard position, from published tricky positions and
 //! from Chess960 start arrays. At every ply the two generators must produce the same set of
 //! legal moves (castling compared king-takes-rook, `Move::to_uci(true)`), the 0x88 tactical
-//! list must equal its full list filtered by `Move::is_tactical`, both must agree on check,
+//! list and its quiet list must split its full list by `Move::is_tactical`, `is_legal` must
+//! accept exactly the legal moves (probed with stale moves from earlier plies and with every
+//! legal move's flags altered, as a hash table or killer slot may offer), both must agree on check,
 //! the position must pass `check_consistency`, and make/unmake must restore the key. Then
 //! the same randomly chosen move is played on both boards.
 //!
@@ -60,6 +62,8 @@ struct Coverage {
     in_check: u64,
     double_check: u64,
     mates_and_stalemates: u64,
+    /// Moves offered to `is_legal` that it had to refuse.
+    illegal_probes: u64,
 }
 
 /// The 0x88 moves of `pos` as UCI text, castling written king-takes-rook.
@@ -79,7 +83,14 @@ fn describe_difference(reference: &BTreeSet<String>, found: &BTreeSet<String>) -
 }
 
 /// Every check of one ply. `history` is the move sequence from the start, for the report.
-fn check_ply(pos: &mut Position, board: &MailboxBoard, chess960: bool, coverage: &mut Coverage) -> Result<(), String> {
+/// `stale` holds moves that were legal a few plies earlier.
+fn check_ply(
+    pos: &mut Position,
+    board: &MailboxBoard,
+    chess960: bool,
+    stale: &[Move],
+    coverage: &mut Coverage,
+) -> Result<(), String> {
     let fen = pos.to_fen();
     pos.check_consistency().map_err(|e| format!("check_consistency failed: {e}"))?;
 
@@ -102,6 +113,15 @@ fn check_ply(pos: &mut Position, board: &MailboxBoard, chess960: bool, coverage:
             "legal_tactical_moves {tactical:?} != legal moves filtered by is_tactical {expected_tactical:?}"
         ));
     }
+
+    let mut expected_quiet: Vec<Move> = legal.iter().copied().filter(|m| !m.is_tactical()).collect();
+    let mut quiet: Vec<Move> = pos.legal_quiet_moves().iter().copied().collect();
+    expected_quiet.sort_by_key(|m| m.bits());
+    quiet.sort_by_key(|m| m.bits());
+    if quiet != expected_quiet {
+        return Err(format!("legal_quiet_moves {quiet:?} != legal moves that are not tactical {expected_quiet:?}"));
+    }
+    check_is_legal(pos, &legal, stale, coverage)?;
 
     if pos.in_check() != board.in_check() {
         return Err(format!("in_check: 0x88 says {}, mailbox says {}", pos.in_check(), board.in_check()));
@@ -139,6 +159,21 @@ fn check_ply(pos: &mut Position, board: &MailboxBoard, chess960: bool, coverage:
     Ok(())
 }
 
+/// `is_legal` against membership in the legal list, for every legal move, every stale move,
+/// every legal move with one flag bit flipped, and every legal move played backwards.
+fn check_is_legal(pos: &Position, legal: &[Move], stale: &[Move], coverage: &mut Coverage) -> Result<(), String> {
+    let altered = legal.iter().flat_map(|m| (16..24).map(move |bit| Move::from_bits(m.bits() ^ (1 << bit))));
+    let reversed = legal.iter().map(|m| Move::from_bits(m.bits() & !0xFFFF | (m.bits() & 0xFF) << 8 | (m.bits() >> 8) & 0xFF));
+    for m in legal.iter().copied().chain(stale.iter().copied()).chain(altered).chain(reversed) {
+        let expected = legal.contains(&m);
+        if pos.is_legal(m) != expected {
+            return Err(format!("is_legal({m:?}) is {}, but the legal list says {expected}", !expected));
+        }
+        coverage.illegal_probes += !expected as u64;
+    }
+    Ok(())
+}
+
 /// A random move: a third of the time a capture or promotion (when there is one), so games
 /// reach sparse endgames and promotions; a sixth of the time a double pawn push, to create
 /// en passant chances; otherwise any legal move.
@@ -157,9 +192,10 @@ fn play_random_game(fen: &str, chess960: bool, max_plies: u32, rng: &mut StdRng,
     let mut pos = Position::from_fen_with(fen, chess960).unwrap_or_else(|e| panic!("start FEN {fen}: {e}"));
     let mut board = MailboxBoard::from_fen(fen).unwrap_or_else(|| panic!("mailbox cannot read start FEN {fen}"));
     let mut history: Vec<String> = Vec::new();
+    let mut stale: Vec<Move> = Vec::new();
     coverage.games += 1;
     for _ in 0..=max_plies {
-        if let Err(message) = check_ply(&mut pos, &board, chess960, coverage) {
+        if let Err(message) = check_ply(&mut pos, &board, chess960, &stale, coverage) {
             panic!(
                 "disagreement (seed {})\nFEN: {}\nstart: {fen}\nmoves: {}\n{message}",
                 seed(),
@@ -171,6 +207,10 @@ fn play_random_game(fen: &str, chess960: bool, max_plies: u32, rng: &mut StdRng,
         if legal.is_empty() {
             return;
         }
+        // The last few plies' moves, both sides', as a hash entry or killer might hold.
+        stale.extend(legal.iter().copied());
+        let keep = stale.len().saturating_sub(150);
+        stale.drain(..keep);
         let chosen = choose_move(&legal, rng);
         let text = chosen.to_uci(true);
         let mailbox_move = board.legal_moves().into_iter().find(|m| m.uci() == text);
@@ -257,6 +297,7 @@ fn random_games_from_published_positions_agree() {
     assert!(coverage.castling_available >= 100 && coverage.en_passant_available >= 100, "{coverage:?}");
     assert!(coverage.promotions_available >= 100 && coverage.in_check >= 1_000, "{coverage:?}");
     assert!(coverage.double_check >= 1 && coverage.mates_and_stalemates >= 5, "{coverage:?}");
+    assert!(coverage.illegal_probes >= 1_000_000, "{coverage:?}");
 }
 
 #[test]

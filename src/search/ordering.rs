@@ -2,12 +2,12 @@
 //!
 //! Order at a node: the hash move; captures that do not lose material (by SEE, ranked by
 //! MVV-LVA) and queen promotions; the two killers of the ply; the counter-move to the
-//! opponent's last move; other quiet moves by history; losing captures last. The legal
-//! generator produces all moves at once, so "staging" is lazy selection: each pick scans
-//! the remaining scores for the best, which at a cut node usually stops after one or two.
+//! opponent's last move; other quiet moves by history; losing captures last. The main
+//! search gets its moves in that order from [`super::picker`], which generates each group
+//! only when it is reached; quiescence and the root order whole lists with [`pick`].
 
 use crate::mv::Move;
-use crate::piece::{Kind, Piece};
+use crate::piece::Piece;
 use crate::position::Position;
 use crate::search::MAX_PLY;
 use crate::see::{see, see_value, SEE_VALUE};
@@ -110,32 +110,6 @@ impl OrderTables {
         }
         if !prev.is_none() && prev_piece.is_some() {
             self.counter[prev_piece.index()][prev.to().index64()] = best;
-        }
-    }
-
-    /// Scores every move of a main-search node.
-    pub fn score_moves(&self, pos: &Position, moves: &[Move], scores: &mut [i32], hash_move: Move, ply: usize, counter: Move) {
-        let side = pos.side_to_move().index();
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == hash_move {
-                HASH_MOVE
-            } else if m.is_tactical() {
-                if m.promotion_kind().is_some_and(|k| k != Kind::Queen) {
-                    BAD_CAPTURE + mvv_lva(pos, m) - 10_000 // under-promotions last
-                } else if capture_is_good(pos, m) {
-                    GOOD_CAPTURE + mvv_lva(pos, m)
-                } else {
-                    BAD_CAPTURE + mvv_lva(pos, m)
-                }
-            } else if m == self.killers[ply][0] {
-                KILLER_1
-            } else if m == self.killers[ply][1] {
-                KILLER_2
-            } else if m == counter {
-                COUNTER
-            } else {
-                self.history(side, m)
-            };
         }
     }
 }
