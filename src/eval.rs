@@ -221,8 +221,8 @@ fn pawn_structure(pos: &Position, w: &Weights) -> PawnEntry {
         let them = c.flip().index();
         let pawn = Piece::new(c, Kind::Pawn);
         let mut score = Score::default();
-        for f in 0..8 {
-            if ranks[us][f] != 0 {
+        for (f, &pawns_on_file) in ranks[us].iter().enumerate() {
+            if pawns_on_file != 0 {
                 e.files[us] |= 1 << f;
             }
         }
@@ -434,11 +434,9 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     let mut scale = 16; // out of 16
     if sp == 0 && !strong_can_mate && wnp_weak == 0 && wp_weak == 0 {
         scale = 0; // KNNK and the like: no forced mate
-    } else if sp == 0 {
-        if snp - wnp_weak <= 350 {
-            // Without pawns a minor piece or less of advantage rarely wins (KNNK, KRKB, ...).
-            scale = if snp <= 660 && wnp_weak == 0 && wp_weak == 0 { 0 } else { 3 };
-        }
+    } else if sp == 0 && snp - wnp_weak <= 350 {
+        // Without pawns a minor piece or less of advantage rarely wins (KNNK, KRKB, ...).
+        scale = if snp <= 660 && wnp_weak == 0 && wp_weak == 0 { 0 } else { 3 };
     }
     if scale == 16 && wnp == 330 && bnp == 330 {
         let wb = pos.count_of(Piece::new(Color::White, Kind::Bishop));

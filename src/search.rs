@@ -448,7 +448,7 @@ impl Searcher {
                 (k, r)
             })
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
         root = keyed.into_iter().map(|(_, r)| r).collect();
 
         let multipv = limits.multipv.max(1).min(root.len());
@@ -601,8 +601,8 @@ impl Searcher {
         let in_check = pos.in_check();
         self.stack[0] = Frame { eval: 0, in_check, mv: Move::NONE, piece: Piece::NONE };
         self.pv_len[0] = 0;
-        for i in first..root.len() {
-            let m = root[i].mv;
+        for (i, r) in root.iter_mut().enumerate().skip(first) {
+            let m = r.mv;
             if self.nodes > 0 && i > first && control.elapsed() >= Duration::from_secs(1) {
                 report(Report::CurrentMove {
                     depth: depth as u32,
@@ -633,7 +633,6 @@ impl Searcher {
                 break;
             }
             if i == first || v > alpha {
-                let r = &mut root[i];
                 r.score = v;
                 r.seldepth = self.seldepth as u32;
                 r.pv.clear();
@@ -769,7 +768,7 @@ impl Searcher {
         }
 
         let prev = self.stack[ply - 1];
-        let counter = self.order.counter(prev.piece, prev.mv);
+        let counter = self.order.counter((prev.piece, prev.mv));
         let mut picker = MovePicker::new(pos, tt_move, self.order.killers[ply], counter);
         let side = pos.side_to_move().index();
 
@@ -824,7 +823,7 @@ impl Searcher {
             } else {
                 // Late-move reduction for quiet moves and losing captures.
                 let mut r = 0;
-                if features::LMR && depth >= 3 && searched >= 1 + pv_node as i32 && (quiet || order_score < 0) && !gives_check {
+                if features::LMR && depth >= 3 && searched > pv_node as i32 && (quiet || order_score < 0) && !gives_check {
                     r = self.lmr[(depth as usize).min(63)][(searched as usize).min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -866,7 +865,7 @@ impl Searcher {
                     self.pv_len[ply] = child_len;
                     if v >= beta {
                         if quiet {
-                            self.order.reward_quiet(side, ply, depth, m, &quiets[..quiet_count], prev.piece, prev.mv);
+                            self.order.reward_quiet(side, ply, depth, m, &quiets[..quiet_count], (prev.piece, prev.mv));
                         }
                         break;
                     }

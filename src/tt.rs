@@ -249,7 +249,7 @@ impl TranspositionTable {
     /// Per mille of the first thousand entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
-        let mut used = 0;
+        let mut used = 0u32;
         let mut seen = 0;
         'outer: for b in self.buckets.iter() {
             for e in b.entries.iter().map(Entry::load) {
@@ -262,11 +262,7 @@ impl TranspositionTable {
                 }
             }
         }
-        if seen == 0 {
-            0
-        } else {
-            used * 1000 / seen
-        }
+        (used * 1000).checked_div(seen).unwrap_or(0)
     }
 }
 

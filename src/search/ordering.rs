@@ -71,7 +71,7 @@ impl OrderTables {
     }
 
     #[inline(always)]
-    pub fn counter(&self, prev_piece: Piece, prev: Move) -> Move {
+    pub fn counter(&self, (prev_piece, prev): (Piece, Move)) -> Move {
         if prev.is_none() || prev_piece.is_none() {
             Move::NONE
         } else {
@@ -87,6 +87,7 @@ impl OrderTables {
     }
 
     /// A quiet move caused a beta cut-off: reward it, penalise the quiets tried before it.
+    /// `prev` is the opponent's last move and the piece it moved (for the counter-move).
     pub fn reward_quiet(
         &mut self,
         side: usize,
@@ -94,8 +95,7 @@ impl OrderTables {
         depth: i32,
         best: Move,
         tried: &[Move],
-        prev_piece: Piece,
-        prev: Move,
+        (prev_piece, prev): (Piece, Move),
     ) {
         let bonus = (depth * depth + depth).min(1200);
         Self::nudge(&mut self.history[side][best.from().index64()][best.to().index64()], bonus);
