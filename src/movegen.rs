@@ -28,6 +28,16 @@ pub mod gen {
 }
 use gen::{ALL, QUIET, TACTICAL};
 
+/// Rows (row 0 is rank 8) of `us`'s pawns one step from promotion and on their start rank.
+#[inline(always)]
+fn pawn_rows(us: Color) -> (u8, u8) {
+    if us == Color::White {
+        (1, 6)
+    } else {
+        (6, 1)
+    }
+}
+
 /// Bit set over the 128 0x88 indices: the squares a non-king move may land on.
 type Targets = u128;
 const ALL_TARGETS: Targets = !0;
@@ -191,7 +201,7 @@ impl Position {
         let forward = us.forward();
         // Rows count down the board from rank 8 (row 0).
         let row = from.raw() >> 4;
-        let (promotion_row, start_row) = if us == Color::White { (1, 6) } else { (6, 1) };
+        let (promotion_row, start_row) = pawn_rows(us);
         let promoting = row == promotion_row;
         let allowed = |to: u8| {
             (!EVASION || targets >> to & 1 != 0)
@@ -315,7 +325,7 @@ impl Position {
         let forward = self.side.forward();
         let delta = to.raw() as i16 - from.raw() as i16;
         let row = from.raw() >> 4;
-        let (promotion_row, start_row) = if self.side == Color::White { (1, 6) } else { (6, 1) };
+        let (promotion_row, start_row) = pawn_rows(self.side);
         let promoting = row == promotion_row;
         if promoting != promotion.is_some() {
             return None;

@@ -3,6 +3,7 @@
 //! Suites are read from EPD lines (`FEN ;D1 20 ;D2 400 ...`) or from python-chess `.perft`
 //! blocks (`id`, `epd`, `perft <depth> <count>` lines).
 
+use crate::movegen::gen;
 use crate::mv::{Move, MoveList};
 use crate::position::Position;
 use crate::FenError;
@@ -17,7 +18,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         return pos.count_legal_moves();
     }
     let mut moves = MoveList::new();
-    pos.generate::<{ crate::movegen::gen::ALL }, MoveList>(&mut moves);
+    pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
     let mut nodes = 0;
     for &m in moves.iter() {
         let undo = pos.make(m);

@@ -7,7 +7,7 @@
 //! only when it is reached; quiescence and the root order whole lists with [`pick`].
 
 use crate::mv::Move;
-use crate::piece::Piece;
+use crate::piece::{Kind, Piece};
 use crate::position::Position;
 use crate::search::MAX_PLY;
 use crate::see::{see, see_value, SEE_VALUE};
@@ -18,6 +18,8 @@ pub const KILLER_1: i32 = 1 << 28;
 pub const KILLER_2: i32 = KILLER_1 - 1;
 pub const COUNTER: i32 = KILLER_1 - 2;
 pub const BAD_CAPTURE: i32 = -(1 << 28);
+/// Under-promotions go behind every losing capture.
+pub const UNDER_PROMOTION: i32 = -10_000;
 /// History scores stay within +-HISTORY_MAX (well below the killer band).
 pub const HISTORY_MAX: i32 = 16_384;
 
@@ -111,6 +113,21 @@ impl OrderTables {
         if !prev.is_none() && prev_piece.is_some() {
             self.counter[prev_piece.index()][prev.to().index64()] = best;
         }
+    }
+}
+
+/// The band of a capture or promotion: above the killers when it does not lose material
+/// (queen promotions included), below every quiet move when it does, under-promotions last;
+/// MVV-LVA within the band.
+#[inline]
+pub fn tactical_score(pos: &Position, m: Move) -> i32 {
+    let mvv = mvv_lva(pos, m);
+    if m.promotion_kind().is_some_and(|k| k != Kind::Queen) {
+        BAD_CAPTURE + mvv + UNDER_PROMOTION
+    } else if capture_is_good(pos, m) {
+        GOOD_CAPTURE + mvv
+    } else {
+        BAD_CAPTURE + mvv
     }
 }
 

@@ -15,18 +15,12 @@
 //! In check the evasions are few: they are generated at once and ordered by the same scores.
 //! No move comes out twice, and every legal move comes out once unless quiets are skipped.
 
-use super::ordering::{
-    capture_is_good, mvv_lva, OrderTables, BAD_CAPTURE, COUNTER, GOOD_CAPTURE, HASH_MOVE, KILLER_1, KILLER_2,
-};
+use super::ordering::{mvv_lva, tactical_score, OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE, KILLER_1, KILLER_2};
 use crate::attacks::Threats;
 use crate::movegen::{gen, MoveSink};
 use crate::mv::{Move, MAX_MOVES};
-use crate::piece::Kind;
 use crate::position::Position;
 use std::mem::MaybeUninit;
-
-/// Under-promotions go behind every losing capture.
-const UNDER_PROMOTION: i32 = -10_000;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -140,18 +134,18 @@ impl MovePicker {
                 }
                 Stage::GoodTactical => {
                     while self.cur < self.end {
-                        let ScoredMove { mv, score } = self.take_best();
+                        let mv = self.take_best().mv;
                         if mv == self.hash_move {
                             continue;
                         }
-                        let under_promotion = mv.promotion_kind().is_some_and(|k| k != Kind::Queen);
-                        if under_promotion || !capture_is_good(pos, mv) {
-                            let bad = BAD_CAPTURE + score + if under_promotion { UNDER_PROMOTION } else { 0 };
-                            self.list.as_mut_slice()[self.bad_end] = ScoredMove { mv, score: bad };
+                        // SEE only now, for the move about to be tried.
+                        let score = tactical_score(pos, mv);
+                        if score < GOOD_CAPTURE {
+                            self.list.as_mut_slice()[self.bad_end] = ScoredMove { mv, score };
                             self.bad_end += 1;
                             continue;
                         }
-                        return Some((mv, GOOD_CAPTURE + score));
+                        return Some((mv, score));
                     }
                     self.stage = Stage::FirstKiller;
                 }
@@ -249,13 +243,7 @@ impl MovePicker {
         if m == self.hash_move {
             HASH_MOVE
         } else if m.is_tactical() {
-            if m.promotion_kind().is_some_and(|k| k != Kind::Queen) {
-                BAD_CAPTURE + mvv_lva(pos, m) + UNDER_PROMOTION
-            } else if capture_is_good(pos, m) {
-                GOOD_CAPTURE + mvv_lva(pos, m)
-            } else {
-                BAD_CAPTURE + mvv_lva(pos, m)
-            }
+            tactical_score(pos, m)
         } else if m == self.killers[0] {
             KILLER_1
         } else if m == self.killers[1] {
@@ -287,6 +275,8 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::piece::Kind;
+    use crate::search::ordering::{capture_is_good, BAD_CAPTURE};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
     use std::collections::HashSet;
