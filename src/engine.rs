@@ -46,7 +46,11 @@ pub enum Event {
     /// Search progress; moves are to be written with `chess960` castling.
     Report { report: Report, chess960: bool },
     /// The end of a search; `best` is `None` only when the side to move has no legal move.
-    BestMove { best: Option<Move>, ponder: Option<Move>, chess960: bool },
+    BestMove {
+        best: Option<Move>,
+        ponder: Option<Move>,
+        chess960: bool,
+    },
 }
 
 /// Where events go; called from the search thread.
@@ -75,18 +79,32 @@ pub struct GoParams {
 impl GoParams {
     /// No limit at all: a bare `go`, which searches until `stop` like `go infinite`.
     fn is_unlimited(&self) -> bool {
-        !self.clock.is_timed() && self.depth.is_none() && self.nodes.is_none() && self.mate.is_none()
+        !self.clock.is_timed()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && self.mate.is_none()
     }
 }
 
 /// Errors of the facade; each names the offending input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineError {
-    Fen { fen: String, error: FenError },
+    Fen {
+        fen: String,
+        error: FenError,
+    },
     /// Move number `index` (from 1) of a `position` command.
-    Move { index: usize, error: MoveError },
+    Move {
+        index: usize,
+        error: MoveError,
+    },
     SearchMove(MoveError),
-    OutOfRange { option: &'static str, value: i64, min: i64, max: i64 },
+    OutOfRange {
+        option: &'static str,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
     /// The hash table could not be allocated; the old size stays.
     Memory(crate::tt::TableAllocError),
 }
@@ -97,7 +115,12 @@ impl fmt::Display for EngineError {
             EngineError::Fen { fen, error } => write!(f, "bad FEN '{fen}': {error}"),
             EngineError::Move { index, error } => write!(f, "move {index}: {error}"),
             EngineError::SearchMove(e) => write!(f, "searchmoves: {e}"),
-            EngineError::OutOfRange { option, value, min, max } => {
+            EngineError::OutOfRange {
+                option,
+                value,
+                min,
+                max,
+            } => {
                 write!(f, "{option} must be between {min} and {max}, not {value}")
             }
             EngineError::Memory(e) => write!(f, "{e}; the hash table keeps its old size"),
@@ -179,7 +202,11 @@ impl Engine {
     }
 
     /// Sets the position from a start and UCI moves; on error nothing changes.
-    pub fn set_position(&mut self, start: &StartPosition, moves: &[&str]) -> Result<(), EngineError> {
+    pub fn set_position(
+        &mut self,
+        start: &StartPosition,
+        moves: &[&str],
+    ) -> Result<(), EngineError> {
         self.stop();
         self.wait();
         let chess960 = self.options.chess960;
@@ -196,7 +223,12 @@ impl Engine {
         })?;
         let mut history = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
-            let m = pos.parse_uci_move(text).map_err(|error| EngineError::Move { index: i + 1, error })?;
+            let m = pos
+                .parse_uci_move(text)
+                .map_err(|error| EngineError::Move {
+                    index: i + 1,
+                    error,
+                })?;
             history.push(pos.key());
             pos.make(m);
         }
@@ -274,12 +306,20 @@ impl Engine {
         self.wait();
         let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
         for text in &params.searchmoves {
-            searchmoves.push(self.pos.parse_uci_move(text).map_err(EngineError::SearchMove)?);
+            searchmoves.push(
+                self.pos
+                    .parse_uci_move(text)
+                    .map_err(EngineError::SearchMove)?,
+            );
         }
         let mut depth = params.depth.map(|d| d.clamp(1, MAX_PLY as u32 - 1));
         if let (None, Some(m)) = (depth, params.mate) {
             // A mate in m moves lies within 2m - 1 plies; the search may extend beyond that.
-            depth = Some(m.saturating_mul(2).saturating_sub(1).clamp(1, MAX_PLY as u32 - 1));
+            depth = Some(
+                m.saturating_mul(2)
+                    .saturating_sub(1)
+                    .clamp(1, MAX_PLY as u32 - 1),
+            );
         }
         let limits = SearchLimits {
             depth,
@@ -287,13 +327,20 @@ impl Engine {
             mate: params.mate,
             searchmoves,
             multipv: self.options.multipv,
-            time: budget(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms),
+            time: budget(
+                &params.clock,
+                self.pos.side_to_move(),
+                self.options.move_overhead_ms,
+            ),
         };
         let hold = params.infinite || params.is_unlimited();
         let control = Arc::new(SharedControl::default());
         control.pondering.store(params.ponder, Ordering::SeqCst);
         control.start_clock();
-        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.options.hash_mb));
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(self.options.hash_mb));
         // Also for a searcher made afresh (after a panic), which has no helpers.
         searcher.set_threads(self.options.threads);
         let job = SearchJob {
@@ -315,7 +362,11 @@ impl Engine {
             Err(_) => {
                 // No thread: answer at once so the GUI still gets its one best move.
                 let (best, ponder) = checked_moves(&self.pos, &[], SearchOutcome::default());
-                (self.sink)(Event::BestMove { best, ponder, chess960: self.options.chess960 });
+                (self.sink)(Event::BestMove {
+                    best,
+                    ponder,
+                    chess960: self.options.chess960,
+                });
                 self.searcher = Some(Searcher::new(self.options.hash_mb));
             }
         }
@@ -340,7 +391,10 @@ impl Engine {
     /// Waits until the running search (if any) has sent its best move.
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
-            let searcher = r.handle.join().unwrap_or_else(|_| Searcher::new(self.options.hash_mb));
+            let searcher = r
+                .handle
+                .join()
+                .unwrap_or_else(|_| Searcher::new(self.options.hash_mb));
             self.searcher = Some(searcher);
         }
     }
@@ -390,15 +444,25 @@ fn check_range(option: &'static str, value: i64, min: i64, max: i64) -> Result<i
     if (min..=max).contains(&value) {
         Ok(value)
     } else {
-        Err(EngineError::OutOfRange { option, value, min, max })
+        Err(EngineError::OutOfRange {
+            option,
+            value,
+            min,
+            max,
+        })
     }
 }
 
 /// The best and ponder moves to send: the search's if legal (and allowed by `searchmoves`),
 /// otherwise the first allowed legal move; `None` only when there is no legal move.
-fn checked_moves(pos: &Position, searchmoves: &[Move], outcome: SearchOutcome) -> (Option<Move>, Option<Move>) {
+fn checked_moves(
+    pos: &Position,
+    searchmoves: &[Move],
+    outcome: SearchOutcome,
+) -> (Option<Move>, Option<Move>) {
     let legal = pos.legal_moves();
-    let allowed = |m: &Move| legal.contains(*m) && (searchmoves.is_empty() || searchmoves.contains(m));
+    let allowed =
+        |m: &Move| legal.contains(*m) && (searchmoves.is_empty() || searchmoves.contains(m));
     let best = outcome
         .best
         .filter(|m| allowed(m))
@@ -440,9 +504,19 @@ impl SearchJob {
             }
             sink(Event::Report { report, chess960 })
         };
-        let watchdog = self.limits.time.hard.map(|hard| Watchdog::start(Arc::clone(&self.control), hard));
+        let watchdog = self
+            .limits
+            .time
+            .hard
+            .map(|hard| Watchdog::start(Arc::clone(&self.control), hard));
         let result = catch_unwind(AssertUnwindSafe(|| {
-            searcher.search(&self.pos, &self.history, &self.limits, &self.control, &mut report)
+            searcher.search(
+                &self.pos,
+                &self.history,
+                &self.limits,
+                &self.control,
+                &mut report,
+            )
         }));
         drop(watchdog);
         let (mut outcome, searcher) = match result {
@@ -450,14 +524,23 @@ impl SearchJob {
             // A panicking search may leave its tables half-written: start afresh.
             Err(_) => (SearchOutcome::default(), Searcher::new(self.hash_mb)),
         };
-        if outcome.ponder.is_none() && outcome.best.is_some() && last_pv.first() == outcome.best.as_ref() {
+        if outcome.ponder.is_none()
+            && outcome.best.is_some()
+            && last_pv.first() == outcome.best.as_ref()
+        {
             outcome.ponder = last_pv.get(1).copied();
         }
-        while !self.control.stopped() && (self.hold || self.control.pondering.load(Ordering::SeqCst)) {
+        while !self.control.stopped()
+            && (self.hold || self.control.pondering.load(Ordering::SeqCst))
+        {
             std::thread::sleep(Duration::from_millis(1));
         }
         let (best, ponder) = checked_moves(&self.pos, &self.limits.searchmoves, outcome);
-        (self.sink)(Event::BestMove { best, ponder, chess960 });
+        (self.sink)(Event::BestMove {
+            best,
+            ponder,
+            chess960,
+        });
         searcher
     }
 }
@@ -472,15 +555,17 @@ impl Watchdog {
     fn start(control: Arc<SharedControl>, hard: Duration) -> Watchdog {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
-        let spawned = std::thread::Builder::new().name("watchdog".into()).spawn(move || {
-            while !flag.load(Ordering::SeqCst) && !control.stopped() {
-                if !control.pondering.load(Ordering::SeqCst) && control.elapsed() >= hard {
-                    control.request_stop();
-                    break;
+        let spawned = std::thread::Builder::new()
+            .name("watchdog".into())
+            .spawn(move || {
+                while !flag.load(Ordering::SeqCst) && !control.stopped() {
+                    if !control.pondering.load(Ordering::SeqCst) && control.elapsed() >= hard {
+                        control.request_stop();
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
                 }
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        });
+            });
         // Without a thread the search's own checks remain.
         drop(spawned);
         Watchdog { done }
@@ -522,19 +607,30 @@ mod tests {
         let (mut e, _) = engine();
         e.set_position(&StartPosition::Startpos, &["e2e4"]).unwrap();
         let fen = e.position().to_fen();
-        for bad in [&["e2e4", "0000"][..], &["e7e5"], &["e2e4", "e7e5", "e1e3"], &["e2e4", "e7e8k"]] {
-            assert!(e.set_position(&StartPosition::Startpos, bad).is_err(), "{bad:?}");
+        for bad in [
+            &["e2e4", "0000"][..],
+            &["e7e5"],
+            &["e2e4", "e7e5", "e1e3"],
+            &["e2e4", "e7e8k"],
+        ] {
+            assert!(
+                e.set_position(&StartPosition::Startpos, bad).is_err(),
+                "{bad:?}"
+            );
             assert_eq!(e.position().to_fen(), fen);
             assert_eq!(e.history().len(), 1);
         }
-        assert!(e.set_position(&StartPosition::Fen("hello".into()), &[]).is_err());
+        assert!(e
+            .set_position(&StartPosition::Fen("hello".into()), &[])
+            .is_err());
         assert_eq!(e.position().to_fen(), fen);
     }
 
     #[test]
     fn history_holds_the_keys_before_the_current_position() {
         let (mut e, _) = engine();
-        e.set_position(&StartPosition::Startpos, &["g1f3", "g8f6", "f3g1", "f6g8"]).unwrap();
+        e.set_position(&StartPosition::Startpos, &["g1f3", "g8f6", "f3g1", "f6g8"])
+            .unwrap();
         assert_eq!(e.history().len(), 4);
         assert_eq!(e.history()[0], e.position().key());
     }
@@ -542,8 +638,16 @@ mod tests {
     #[test]
     fn one_bestmove_per_go_even_when_go_interrupts_go() {
         let (mut e, events) = engine();
-        e.go(&GoParams { infinite: true, ..GoParams::default() }).unwrap();
-        e.go(&GoParams { depth: Some(2), ..GoParams::default() }).unwrap();
+        e.go(&GoParams {
+            infinite: true,
+            ..GoParams::default()
+        })
+        .unwrap();
+        e.go(&GoParams {
+            depth: Some(2),
+            ..GoParams::default()
+        })
+        .unwrap();
         e.wait();
         assert_eq!(bestmoves(&events).len(), 2);
         e.stop();
@@ -554,15 +658,33 @@ mod tests {
     #[test]
     fn mated_side_gets_no_move_and_searchmoves_restrict_the_root() {
         let (mut e, events) = engine();
-        e.set_position(&StartPosition::Startpos, &["f2f3", "e7e5", "g2g4", "d8h4"]).unwrap();
-        e.go(&GoParams { depth: Some(3), ..GoParams::default() }).unwrap();
+        e.set_position(&StartPosition::Startpos, &["f2f3", "e7e5", "g2g4", "d8h4"])
+            .unwrap();
+        e.go(&GoParams {
+            depth: Some(3),
+            ..GoParams::default()
+        })
+        .unwrap();
         e.wait();
         assert_eq!(bestmoves(&events), vec![(None, None)]);
         e.set_position(&StartPosition::Startpos, &[]).unwrap();
-        e.go(&GoParams { depth: Some(2), searchmoves: vec!["a2a3".into()], ..GoParams::default() }).unwrap();
+        e.go(&GoParams {
+            depth: Some(2),
+            searchmoves: vec!["a2a3".into()],
+            ..GoParams::default()
+        })
+        .unwrap();
         e.wait();
-        assert_eq!(bestmoves(&events)[1].0.map(|m| m.to_string()), Some("a2a3".into()));
-        assert!(e.go(&GoParams { searchmoves: vec!["e2e5".into()], ..GoParams::default() }).is_err());
+        assert_eq!(
+            bestmoves(&events)[1].0.map(|m| m.to_string()),
+            Some("a2a3".into())
+        );
+        assert!(e
+            .go(&GoParams {
+                searchmoves: vec!["e2e5".into()],
+                ..GoParams::default()
+            })
+            .is_err());
         assert!(!e.is_searching());
     }
 
@@ -584,22 +706,39 @@ mod tests {
         let (mut e, events) = engine();
         e.set_threads(2).unwrap();
         e.set_hash(32).unwrap(); // resizing with helpers present
-        e.set_position(&StartPosition::Startpos, &["e2e4", "e7e5", "g1f3"]).unwrap();
-        e.go(&GoParams { depth: Some(8), ..GoParams::default() }).unwrap();
+        e.set_position(&StartPosition::Startpos, &["e2e4", "e7e5", "g1f3"])
+            .unwrap();
+        e.go(&GoParams {
+            depth: Some(8),
+            ..GoParams::default()
+        })
+        .unwrap();
         e.wait();
         let moves = bestmoves(&events);
         let best = moves[0].0.expect("a move");
         assert!(e.position().legal_moves().contains(best));
 
-        e.go(&GoParams { infinite: true, ..GoParams::default() }).unwrap();
+        e.go(&GoParams {
+            infinite: true,
+            ..GoParams::default()
+        })
+        .unwrap();
         std::thread::sleep(Duration::from_millis(300));
         let asked = Instant::now();
         e.stop();
         e.wait();
-        assert!(asked.elapsed() < Duration::from_millis(500), "stop took {:?}", asked.elapsed());
+        assert!(
+            asked.elapsed() < Duration::from_millis(500),
+            "stop took {:?}",
+            asked.elapsed()
+        );
         assert_eq!(bestmoves(&events).len(), 2);
         e.set_threads(1).unwrap();
-        e.go(&GoParams { depth: Some(4), ..GoParams::default() }).unwrap();
+        e.go(&GoParams {
+            depth: Some(4),
+            ..GoParams::default()
+        })
+        .unwrap();
         e.wait();
         assert_eq!(bestmoves(&events).len(), 3);
     }

@@ -52,14 +52,21 @@ impl fmt::Display for FenError {
             FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', found '{s}'"),
             FenError::BadCastling(s) => write!(f, "bad castling field '{s}'"),
             FenError::CastlingContradictsPieces(c) => {
-                write!(f, "castling right '{c}' has no king and rook in place for it")
+                write!(
+                    f,
+                    "castling right '{c}' has no king and rook in place for it"
+                )
             }
             FenError::BadEnPassant(s) => write!(f, "bad en passant field '{s}'"),
-            FenError::ImpossibleEnPassant(s) => write!(f, "en passant square {s} cannot follow a double pawn push"),
+            FenError::ImpossibleEnPassant(s) => {
+                write!(f, "en passant square {s} cannot follow a double pawn push")
+            }
             FenError::BadHalfmoveClock(s) => write!(f, "bad halfmove clock '{s}'"),
             FenError::BadFullmoveNumber(s) => write!(f, "bad fullmove number '{s}'"),
             FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
-            FenError::ImpossibleCheck => write!(f, "the side to move is in check by more than two pieces"),
+            FenError::ImpossibleCheck => {
+                write!(f, "the side to move is in check by more than two pieces")
+            }
         }
     }
 }
@@ -74,6 +81,11 @@ fn color_name(c: Color) -> &'static str {
 }
 
 impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(STARTPOS).expect("the start position FEN is valid")
+    }
+
     /// Reads a FEN (or X-FEN / Shredder-FEN). The two counters may be left out.
     /// Castling follows standard rules unless the castling field uses file letters.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
@@ -98,16 +110,17 @@ impl Position {
         parse_castling(&mut pos, fields[2])?;
         parse_en_passant(&mut pos, fields[3])?;
         if let Some(h) = fields.get(4) {
-            pos.halfmove = h.parse().map_err(|_| FenError::BadHalfmoveClock(h.to_string()))?;
+            pos.halfmove = h
+                .parse()
+                .map_err(|_| FenError::BadHalfmoveClock(h.to_string()))?;
         }
         if let Some(n) = fields.get(5) {
-            let n: u16 = n.parse().map_err(|_| FenError::BadFullmoveNumber(n.to_string()))?;
+            let n: u16 = n
+                .parse()
+                .map_err(|_| FenError::BadFullmoveNumber(n.to_string()))?;
             pos.fullmove = n.max(1);
         }
-        let (key, pawn_key, psq) = pos.recompute_key();
-        pos.key = key;
-        pos.pawn_key = pawn_key;
-        pos.psq = psq;
+        pos.refresh_keys();
         if pos.is_attacked(pos.king(pos.side.flip()), pos.side) {
             return Err(FenError::OpponentInCheck);
         }
@@ -142,7 +155,11 @@ impl Position {
                 out.push('/');
             }
         }
-        out.push_str(if self.side == Color::White { " w " } else { " b " });
+        out.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
         out.push_str(&self.castling_text());
         match self.en_passant {
             Some(ep) => out.push_str(&format!(" {ep}")),
@@ -160,17 +177,28 @@ impl Position {
             (rights::BLACK_KING_SIDE, Color::Black),
             (rights::BLACK_QUEEN_SIDE, Color::Black),
         ] {
-            let Some(rook) = self.castle_rook(right) else { continue };
+            let Some(rook) = self.castle_rook(right) else {
+                continue;
+            };
             let king_side = right & (rights::WHITE_KING_SIDE | rights::BLACK_KING_SIDE) != 0;
             // `KQkq` only where standard chess reads them the same (king on e, rook in the
             // corner); otherwise the rook's file, which also marks the FEN as Chess960.
-            let standard = self.king(color).file() == 4 && rook.file() == if king_side { 7 } else { 0 };
+            let standard =
+                self.king(color).file() == 4 && rook.file() == if king_side { 7 } else { 0 };
             let letter = if standard {
-                if king_side { 'k' } else { 'q' }
+                if king_side {
+                    'k'
+                } else {
+                    'q'
+                }
             } else {
                 (b'a' + rook.file()) as char
             };
-            s.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+            s.push(if color == Color::White {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
         }
         if s.is_empty() {
             s.push('-');
@@ -182,8 +210,15 @@ impl Position {
     fn outermost_rook(&self, color: Color, king_side: bool) -> Option<Square> {
         let king = self.king(color);
         let rook = Piece::new(color, Kind::Rook);
-        let files: Vec<u8> = if king_side { (king.file() + 1..8).rev().collect() } else { (0..king.file()).collect() };
-        files.into_iter().map(|f| Square::from_coords(f, king.rank())).find(|&s| self.piece_at(s) == rook)
+        let files: Vec<u8> = if king_side {
+            (king.file() + 1..8).rev().collect()
+        } else {
+            (0..king.file()).collect()
+        };
+        files
+            .into_iter()
+            .map(|f| Square::from_coords(f, king.rank()))
+            .find(|&s| self.piece_at(s) == rook)
     }
 }
 
@@ -236,17 +271,8 @@ fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
         if kings[color.index()] == 0 {
             return Err(FenError::MissingKing(color));
         }
-        // The king goes first in its list: swap it into slot 0 (both are officers).
-        let c = color.index();
-        let king_slot = (0..pos.officers[c] as usize)
-            .find(|&i| pos.board[pos.list[c][i].index()].is_king())
-            .ok_or(FenError::MissingKing(color))?;
-        pos.list[c].swap(0, king_slot);
-        let (a, b) = (pos.list[c][0], pos.list[c][king_slot]);
-        pos.list_index[a.index()] = 0;
-        pos.list_index[b.index()] = king_slot as u8;
     }
-    Ok(())
+    pos.seat_kings().map_err(FenError::MissingKing)
 }
 
 fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
@@ -257,7 +283,11 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         return Err(FenError::BadCastling(field.to_string()));
     }
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let king = pos.king(color);
         let back_rank = if color == Color::White { 0 } else { 7 };
         if king.rank() != back_rank {
@@ -267,8 +297,12 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         let rook = match c.to_ascii_lowercase() {
             'k' | 'q' => {
                 let king_side = c.eq_ignore_ascii_case(&'k');
-                let rook = pos.outermost_rook(color, king_side).ok_or(FenError::CastlingContradictsPieces(c))?;
-                if !pos.chess960 && (king.file() != 4 || rook.file() != if king_side { 7 } else { 0 }) {
+                let rook = pos
+                    .outermost_rook(color, king_side)
+                    .ok_or(FenError::CastlingContradictsPieces(c))?;
+                if !pos.chess960
+                    && (king.file() != 4 || rook.file() != if king_side { 7 } else { 0 })
+                {
                     return Err(FenError::CastlingContradictsPieces(c));
                 }
                 rook
@@ -293,11 +327,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         if pos.castling & right != 0 {
             return Err(FenError::BadCastling(field.to_string()));
         }
-        pos.castling |= right;
-        pos.castle_rook[right.trailing_zeros() as usize] = rook;
-        pos.castle_paths[right.trailing_zeros() as usize] = crate::position::CastlePath::new(king, rook);
-        pos.castle_keep[king.index()] &= !rights::of(color);
-        pos.castle_keep[rook.index()] &= !right;
+        pos.grant_castling(right, king, rook);
     }
     Ok(())
 }
@@ -306,7 +336,9 @@ fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
     if field == "-" {
         return Ok(());
     }
-    let ep: Square = field.parse().map_err(|_| FenError::BadEnPassant(field.to_string()))?;
+    let ep: Square = field
+        .parse()
+        .map_err(|_| FenError::BadEnPassant(field.to_string()))?;
     let us = pos.side;
     let them = us.flip();
     let expected_rank = if us == Color::White { 5 } else { 2 };
@@ -322,7 +354,11 @@ fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
     // Keep the square only when a pawn can take, as `make` does, so keys agree.
     let our_pawn = Piece::new(us, Kind::Pawn);
     let pushed = pushed.unwrap_or(ep);
-    let can_take = [1, -1].iter().any(|&d| pushed.offset(d).is_some_and(|s| pos.piece_at(s) == our_pawn));
+    let can_take = [1, -1].iter().any(|&d| {
+        pushed
+            .offset(d)
+            .is_some_and(|s| pos.piece_at(s) == our_pawn)
+    });
     if can_take {
         pos.en_passant = Some(ep);
     }
@@ -364,36 +400,86 @@ mod tests {
         assert_eq!(err("4k3/9/8/8/8/8/8/4K3 w - - 0 1"), BadPieceLetter('9'));
         assert_eq!(err("4k4/8/8/8/8/8/8/4K3 w - - 0 1"), RankTooLong(8));
         assert_eq!(err("4k2/8/8/8/8/8/8/4K3 w - - 0 1"), RankTooShort(8));
-        assert_eq!(err("8/8/8/8/8/8/8/4K3 w - - 0 1"), MissingKing(Color::Black));
-        assert_eq!(err("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"), TooManyKings(Color::White));
-        assert_eq!(err("4k2P/8/8/8/8/8/8/4K3 w - - 0 1"), PawnOnBackRank("h8".parse().unwrap()));
-        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 x - - 0 1"), BadSideToMove("x".into()));
-        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 w KX - 0 1"), CastlingContradictsPieces('K'));
-        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w Kx - 0 1"), BadCastling("Kx".into()));
-        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - e9 0 1"), BadEnPassant("e9".into()));
-        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - e6 0 1"), ImpossibleEnPassant("e6".parse().unwrap()));
-        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - - x 1"), BadHalfmoveClock("x".into()));
-        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - - 0 y"), BadFullmoveNumber("y".into()));
+        assert_eq!(
+            err("8/8/8/8/8/8/8/4K3 w - - 0 1"),
+            MissingKing(Color::Black)
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"),
+            TooManyKings(Color::White)
+        );
+        assert_eq!(
+            err("4k2P/8/8/8/8/8/8/4K3 w - - 0 1"),
+            PawnOnBackRank("h8".parse().unwrap())
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 x - - 0 1"),
+            BadSideToMove("x".into())
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 w KX - 0 1"),
+            CastlingContradictsPieces('K')
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K2R w Kx - 0 1"),
+            BadCastling("Kx".into())
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K2R w - e9 0 1"),
+            BadEnPassant("e9".into())
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K2R w - e6 0 1"),
+            ImpossibleEnPassant("e6".parse().unwrap())
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K2R w - - x 1"),
+            BadHalfmoveClock("x".into())
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K2R w - - 0 y"),
+            BadFullmoveNumber("y".into())
+        );
         assert_eq!(err("4k2R/8/8/8/8/8/8/4K3 w - - 0 1"), OpponentInCheck);
-        assert_eq!(err("4k3/8/8/8/8/8/8/3K3R w K - 0 1"), CastlingContradictsPieces('K'));
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/3K3R w K - 0 1"),
+            CastlingContradictsPieces('K')
+        );
         assert_eq!(
             err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"),
             RankCount(9)
         );
-        assert_eq!(err("QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K6k w - - 0 1"), TooManyPieces(Color::White));
+        assert_eq!(
+            err("QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K6k w - - 0 1"),
+            TooManyPieces(Color::White)
+        );
     }
 
     #[test]
     fn chess960_castling_fields() {
         // Shredder-FEN letters imply Chess960.
-        let p = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+        let p =
+            Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+                .unwrap();
         assert!(p.is_chess960());
-        assert_eq!(p.castle_rook(rights::WHITE_KING_SIDE), Some("h1".parse().unwrap()));
-        assert_eq!(p.castle_rook(rights::WHITE_QUEEN_SIDE), Some("f1".parse().unwrap()));
+        assert_eq!(
+            p.castle_rook(rights::WHITE_KING_SIDE),
+            Some("h1".parse().unwrap())
+        );
+        assert_eq!(
+            p.castle_rook(rights::WHITE_QUEEN_SIDE),
+            Some("f1".parse().unwrap())
+        );
         // X-FEN: K means the outermost rook; an inner rook gets its file letter back on output.
         let x = Position::from_fen_with("4r3/3k4/8/8/8/8/6PP/qR1K1R2 w KQ - 0 1", true).unwrap();
-        assert_eq!(x.castle_rook(rights::WHITE_KING_SIDE), Some("f1".parse().unwrap()));
-        assert_eq!(x.castle_rook(rights::WHITE_QUEEN_SIDE), Some("b1".parse().unwrap()));
+        assert_eq!(
+            x.castle_rook(rights::WHITE_KING_SIDE),
+            Some("f1".parse().unwrap())
+        );
+        assert_eq!(
+            x.castle_rook(rights::WHITE_QUEEN_SIDE),
+            Some("b1".parse().unwrap())
+        );
         // Written back with rook files, the FEN reads the same even without the flag.
         assert!(x.to_fen().contains(" FB "), "{}", x.to_fen());
         assert_eq!(Position::from_fen(&x.to_fen()).unwrap().key(), x.key());

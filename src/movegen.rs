@@ -104,7 +104,12 @@ impl Position {
 
     /// Moves of everything but the king. With `EVASION`, only moves landing on `targets`.
     #[inline(always)]
-    fn piece_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(&self, threats: &Threats, targets: Targets, list: &mut S) {
+    fn piece_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(
+        &self,
+        threats: &Threats,
+        targets: Targets,
+        list: &mut S,
+    ) {
         let c = self.side.index();
         let officers = self.officers[c] as usize;
         let count = self.count[c] as usize;
@@ -132,7 +137,12 @@ impl Position {
     }
 
     #[inline(always)]
-    fn knight_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(&self, from: Square, targets: Targets, list: &mut S) {
+    fn knight_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(
+        &self,
+        from: Square,
+        targets: Targets,
+        list: &mut S,
+    ) {
         let them = self.side.flip();
         for d in KNIGHT_STEPS {
             let to = from.raw().wrapping_add(d as u8);
@@ -174,7 +184,13 @@ impl Position {
     /// One ray: quiet moves over empty squares, then a capture if the first piece met
     /// (or the board's wall) is an enemy.
     #[inline(always)]
-    fn slide<const MODE: u8, const EVASION: bool, S: MoveSink>(&self, from: Square, d: Step, targets: Targets, list: &mut S) {
+    fn slide<const MODE: u8, const EVASION: bool, S: MoveSink>(
+        &self,
+        from: Square,
+        d: Step,
+        targets: Targets,
+        list: &mut S,
+    ) {
         let them = self.side.flip();
         let mut to = from.raw().wrapping_add(d as u8);
         loop {
@@ -194,7 +210,13 @@ impl Position {
     }
 
     #[inline(always)]
-    fn pawn_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(&self, from: Square, pin: Step, targets: Targets, list: &mut S) {
+    fn pawn_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(
+        &self,
+        from: Square,
+        pin: Step,
+        targets: Targets,
+        list: &mut S,
+    ) {
         let us = self.side;
         let them = us.flip();
         let king = self.list[us.index()][0];
@@ -227,7 +249,10 @@ impl Position {
             if MODE != TACTICAL && row == start_row {
                 let double = push.wrapping_add(forward as u8);
                 if self.board[double as usize].is_none() && allowed(double) {
-                    list.push(Move::double_push(from, Square::from_index_unchecked(double)));
+                    list.push(Move::double_push(
+                        from,
+                        Square::from_index_unchecked(double),
+                    ));
                 }
             }
         }
@@ -278,7 +303,9 @@ impl Position {
         }
         let king = self.king(self.side);
         if m.is_castle() {
-            return from == king && threats.checkers.count() == 0 && self.castling_slot_is_legal(king, m);
+            return from == king
+                && threats.checkers.count() == 0
+                && self.castling_slot_is_legal(king, m);
         }
         // The move this position would generate for (from, to, promotion); the flags of `m`
         // must match it exactly.
@@ -302,7 +329,8 @@ impl Position {
             0 => true,
             1 => {
                 let (checker, step) = threats.checkers.first().unwrap_or((king, 0));
-                evasion_targets(king, checker, step, self.board[checker.index()]) >> to.raw() & 1 != 0
+                evasion_targets(king, checker, step, self.board[checker.index()]) >> to.raw() & 1
+                    != 0
             }
             _ => false,
         }
@@ -310,7 +338,13 @@ impl Position {
 
     /// The pseudo-legal move of `piece` from `from` to `to` (with `promotion` for a pawn
     /// reaching the last rank), if the piece can make it on this board.
-    fn move_shape(&self, piece: Piece, from: Square, to: Square, promotion: Option<Kind>) -> Option<Move> {
+    fn move_shape(
+        &self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        promotion: Option<Kind>,
+    ) -> Option<Move> {
         let target = self.board[to.index()];
         if target.is_color(self.side) {
             return None;
@@ -319,8 +353,13 @@ impl Position {
         if !piece.is_pawn() {
             let hit = ATTACK[delta_index(from, to)] & piece.flags();
             let reachable = hit != 0 && (!piece.is_slider() || self.line_is_clear(from, to));
-            return (reachable && promotion.is_none())
-                .then(|| if capture { Move::capture(from, to) } else { Move::quiet(from, to) });
+            return (reachable && promotion.is_none()).then(|| {
+                if capture {
+                    Move::capture(from, to)
+                } else {
+                    Move::quiet(from, to)
+                }
+            });
         }
         let forward = self.side.forward();
         let delta = to.raw() as i16 - from.raw() as i16;
@@ -339,7 +378,8 @@ impl Position {
             (!capture).then(|| pawn_move(false))
         } else if delta == 2 * forward as i16 {
             let middle = from.raw().wrapping_add(forward as u8);
-            (row == start_row && !capture && self.board[middle as usize].is_none()).then(|| Move::double_push(from, to))
+            (row == start_row && !capture && self.board[middle as usize].is_none())
+                .then(|| Move::double_push(from, to))
         } else if delta == forward as i16 - 1 || delta == forward as i16 + 1 {
             if capture {
                 Some(pawn_move(true))
@@ -388,7 +428,10 @@ impl Position {
                 QUIET => target.is_none(),
                 _ => !target.is_color(us),
             };
-            if to & 0x88 == 0 && wanted && !self.pawn_attacks(Square::from_index_unchecked(to), them) {
+            if to & 0x88 == 0
+                && wanted
+                && !self.pawn_attacks(Square::from_index_unchecked(to), them)
+            {
                 candidates |= 1 << i;
             }
         }
@@ -408,7 +451,8 @@ impl Position {
                 while bits != 0 {
                     let i = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let to = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
+                    let to =
+                        Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
                     if self.line_is_clear_through(from, to, king, king) {
                         candidates &= !(1 << i);
                     }
@@ -422,7 +466,11 @@ impl Position {
             let i = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
             let to = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
-            list.push(if self.board[to.index()].is_none() { Move::quiet(king, to) } else { Move::capture(king, to) });
+            list.push(if self.board[to.index()].is_none() {
+                Move::quiet(king, to)
+            } else {
+                Move::capture(king, to)
+            });
         }
     }
 
@@ -444,14 +492,19 @@ impl Position {
     #[inline]
     fn castling_is_legal(&self, king: Square, slot: usize) -> bool {
         let path = &self.castle_paths[slot];
-        if path.empty[..path.empty_len as usize].iter().any(|&sq| self.board[sq as usize].is_some()) {
+        if path.empty[..path.empty_len as usize]
+            .iter()
+            .any(|&sq| self.board[sq as usize].is_some())
+        {
             return false;
         }
         let rook = self.castle_rook[slot];
         let them = self.side.flip();
         path.king_path[..path.king_path_len as usize]
             .iter()
-            .all(|&sq| !self.is_attacked_through(Square::from_index_unchecked(sq), them, king, rook))
+            .all(|&sq| {
+                !self.is_attacked_through(Square::from_index_unchecked(sq), them, king, rook)
+            })
     }
 
     /// The legal move whose UCI text is `text` (castling as `e1g1`, or `e1h1` in Chess960
@@ -461,8 +514,12 @@ impl Position {
         if !(4..=5).contains(&lower.len()) || !lower.is_ascii() {
             return Err(MoveError::Malformed(text.to_string()));
         }
-        let from: Square = lower[0..2].parse().map_err(|_| MoveError::Malformed(text.to_string()))?;
-        let to: Square = lower[2..4].parse().map_err(|_| MoveError::Malformed(text.to_string()))?;
+        let from: Square = lower[0..2]
+            .parse()
+            .map_err(|_| MoveError::Malformed(text.to_string()))?;
+        let to: Square = lower[2..4]
+            .parse()
+            .map_err(|_| MoveError::Malformed(text.to_string()))?;
         let promotion = match lower.as_bytes().get(4) {
             None => None,
             Some(&c) => match Kind::from_letter(c as char) {
@@ -541,7 +598,11 @@ mod tests {
 
     fn moves(fen: &str) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap();
-        let mut v: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci(pos.is_chess960())).collect();
+        let mut v: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_uci(pos.is_chess960()))
+            .collect();
         v.sort();
         v
     }
@@ -573,9 +634,18 @@ mod tests {
     fn parses_moves_against_the_legal_list() {
         let pos = Position::startpos();
         assert_eq!(pos.parse_uci_move("e2e4").unwrap().to_string(), "e2e4");
-        assert_eq!(pos.parse_uci_move("e2e5"), Err(MoveError::Illegal("e2e5".into())));
-        assert_eq!(pos.parse_uci_move("e2"), Err(MoveError::Malformed("e2".into())));
-        assert_eq!(pos.parse_uci_move("é2e4"), Err(MoveError::Malformed("é2e4".into())));
+        assert_eq!(
+            pos.parse_uci_move("e2e5"),
+            Err(MoveError::Illegal("e2e5".into()))
+        );
+        assert_eq!(
+            pos.parse_uci_move("e2"),
+            Err(MoveError::Malformed("e2".into()))
+        );
+        assert_eq!(
+            pos.parse_uci_move("é2e4"),
+            Err(MoveError::Malformed("é2e4".into()))
+        );
         let promo = Position::from_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1").unwrap();
         assert!(promo.parse_uci_move("a7a8Q").is_ok());
         assert!(promo.parse_uci_move("a7a8k").is_err());

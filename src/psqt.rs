@@ -62,7 +62,14 @@ impl std::ops::Mul<i32> for Score {
 }
 
 /// Material per kind (pawn, knight, bishop, rook, queen, king).
-pub const MATERIAL: [Score; 6] = [s(74, 79), s(364, 272), s(363, 326), s(439, 546), s(1037, 989), s(0, 0)];
+pub const MATERIAL: [Score; 6] = [
+    s(74, 79),
+    s(364, 272),
+    s(363, 326),
+    s(439, 546),
+    s(1037, 989),
+    s(0, 0),
+];
 
 /// Piece-square bonuses per kind, White's view, a8 first.
 #[rustfmt::skip]
@@ -121,4 +128,3 @@ pub fn value(piece: Piece, sq: Square) -> Score {
 
 /// Game phase weight of a kind (24 in the opening with all pieces on).
 pub const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-

@@ -69,7 +69,11 @@ pub struct SharedControl {
 
 impl Default for SharedControl {
     fn default() -> Self {
-        SharedControl { stop: AtomicBool::new(false), pondering: AtomicBool::new(false), clock_start: Mutex::new(Instant::now()) }
+        SharedControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            clock_start: Mutex::new(Instant::now()),
+        }
     }
 }
 
@@ -91,7 +95,10 @@ impl SharedControl {
         if self.pondering.load(Ordering::Relaxed) {
             return Duration::ZERO;
         }
-        self.clock_start.lock().map(|t| t.elapsed()).unwrap_or_default()
+        self.clock_start
+            .lock()
+            .map(|t| t.elapsed())
+            .unwrap_or_default()
     }
 }
 
@@ -138,7 +145,13 @@ pub enum Report {
         pv: Vec<Move>,
     },
     /// The root move being searched now.
-    CurrentMove { depth: u32, mv: Move, number: usize, nodes: u64, time: Duration },
+    CurrentMove {
+        depth: u32,
+        mv: Move,
+        number: usize,
+        nodes: u64,
+        time: Duration,
+    },
 }
 
 /// The result of a search: always a legal move when one exists.
@@ -341,7 +354,8 @@ impl Searcher {
             return self.iterate(pos, history, limits, control, report, 1);
         }
         let mut helpers = std::mem::take(&mut self.helpers);
-        let mut outcome = self.search_with_helpers(&mut helpers, pos, history, limits, control, report);
+        let mut outcome =
+            self.search_with_helpers(&mut helpers, pos, history, limits, control, report);
         self.helpers = helpers;
         outcome.nodes = self.total_nodes();
         outcome
@@ -362,7 +376,11 @@ impl Searcher {
         // flag instead would end a held `go infinite` search when the main thread finishes.
         let helper_control = SharedControl::default();
         // No limits: a helper searches until told to stop.
-        let helper_limits = SearchLimits { searchmoves: limits.searchmoves.clone(), multipv: 1, ..Default::default() };
+        let helper_limits = SearchLimits {
+            searchmoves: limits.searchmoves.clone(),
+            multipv: 1,
+            ..Default::default()
+        };
         std::thread::scope(|scope| {
             // Raised on every way out of the main search, a panic included, so that the scope
             // never waits for helpers nobody stops.
@@ -378,7 +396,14 @@ impl Searcher {
                     .name(format!("helper {}", i + 1))
                     .stack_size(HELPER_STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        h.iterate(pos, history, helper_limits, helper_control, &mut |_| {}, first_depth);
+                        h.iterate(
+                            pos,
+                            history,
+                            helper_limits,
+                            helper_control,
+                            &mut |_| {},
+                            first_depth,
+                        );
                     });
                 // Without a thread the search goes on with fewer helpers.
                 drop(spawned);
@@ -421,17 +446,33 @@ impl Searcher {
         let mut root: Vec<RootMove> = legal
             .iter()
             .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-            .map(|&mv| RootMove { mv, score: -INFINITY, prev_score: -INFINITY, seldepth: 0, pv: vec![mv] })
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITY,
+                prev_score: -INFINITY,
+                seldepth: 0,
+                pv: vec![mv],
+            })
             .collect();
         if root.is_empty() {
             // No legal move, or none of `searchmoves` is legal: fall back to all moves.
             root = legal
                 .iter()
-                .map(|&mv| RootMove { mv, score: -INFINITY, prev_score: -INFINITY, seldepth: 0, pv: vec![mv] })
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITY,
+                    prev_score: -INFINITY,
+                    seldepth: 0,
+                    pv: vec![mv],
+                })
                 .collect();
         }
         if root.is_empty() {
-            return SearchOutcome { best: None, ponder: None, nodes: 0 };
+            return SearchOutcome {
+                best: None,
+                ponder: None,
+                nodes: 0,
+            };
         }
         // Initial order: hash move, then captures by MVV-LVA, then the rest.
         let tt_move = self.tt.probe(pos.key(), 0).map_or(Move::NONE, |h| h.mv);
@@ -473,13 +514,16 @@ impl Searcher {
                 }
                 let prev = root[pv_index].prev_score;
                 let mut delta = 18;
-                let (mut alpha, mut beta) = if features::ASPIRATION && depth >= 5 && prev.abs() < MATE_BOUND {
-                    ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
-                } else {
-                    (-INFINITY, INFINITY)
-                };
+                let (mut alpha, mut beta) =
+                    if features::ASPIRATION && depth >= 5 && prev.abs() < MATE_BOUND {
+                        ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+                    } else {
+                        (-INFINITY, INFINITY)
+                    };
                 loop {
-                    let v = self.root_search(&mut pos, &mut root, depth, alpha, beta, pv_index, control, report);
+                    let v = self.root_search(
+                        &mut pos, &mut root, depth, alpha, beta, pv_index, control, report,
+                    );
                     sort_root(&mut root[pv_index..]);
                     if self.stopped {
                         break;
@@ -521,7 +565,11 @@ impl Searcher {
             if let Some(soft) = limits.time.soft {
                 let changed = best.mv != last_best;
                 instability = instability * 0.5 + if changed { 1.0 } else { 0.0 };
-                let drop = if last_score > -INFINITY { last_score - best.score } else { 0 };
+                let drop = if last_score > -INFINITY {
+                    last_score - best.score
+                } else {
+                    0
+                };
                 let mut factor = 0.7 + 0.8 * instability;
                 if drop > 20 {
                     factor += 0.25;
@@ -559,9 +607,14 @@ impl Searcher {
         }
         if self.is_helper {
             // The part of the count not yet published.
-            self.helper_nodes.fetch_add(self.nodes & 1023, Ordering::Relaxed);
+            self.helper_nodes
+                .fetch_add(self.nodes & 1023, Ordering::Relaxed);
         }
-        SearchOutcome { best: Some(best), ponder, nodes: self.nodes }
+        SearchOutcome {
+            best: Some(best),
+            ponder,
+            nodes: self.nodes,
+        }
     }
 
     /// Nodes of all threads so far, for reports.
@@ -569,7 +622,15 @@ impl Searcher {
         self.nodes + self.helper_nodes.load(Ordering::Relaxed)
     }
 
-    fn iteration_report(&self, depth: i32, index: usize, r: &RootMove, score: i32, bound: Bound, control: &SharedControl) -> Report {
+    fn iteration_report(
+        &self,
+        depth: i32,
+        index: usize,
+        r: &RootMove,
+        score: i32,
+        bound: Bound,
+        control: &SharedControl,
+    ) -> Report {
         Report::Iteration {
             depth: depth as u32,
             seldepth: r.seldepth.max(depth as u32),
@@ -599,7 +660,12 @@ impl Searcher {
     ) -> i32 {
         let mut best = -INFINITY;
         let in_check = pos.in_check();
-        self.stack[0] = Frame { eval: 0, in_check, mv: Move::NONE, piece: Piece::NONE };
+        self.stack[0] = Frame {
+            eval: 0,
+            in_check,
+            mv: Move::NONE,
+            piece: Piece::NONE,
+        };
         self.pv_len[0] = 0;
         for (i, r) in root.iter_mut().enumerate().skip(first) {
             let m = r.mv;
@@ -689,7 +755,15 @@ impl Searcher {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn negamax(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, control: &SharedControl) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        control: &SharedControl,
+    ) -> i32 {
         self.pv_len[ply] = ply;
         self.keys[self.root_index + ply] = pos.key();
         // Draws: repetition, fifty moves (unless it is mate), insufficient material. Checked
@@ -732,19 +806,34 @@ impl Searcher {
         }
 
         let in_check = pos.in_check();
-        let eval = if in_check { -INFINITY } else { evaluate_cached(pos, &mut self.pawns) };
+        let eval = if in_check {
+            -INFINITY
+        } else {
+            evaluate_cached(pos, &mut self.pawns)
+        };
         self.stack[ply].eval = eval;
         self.stack[ply].in_check = in_check;
-        let improving = !in_check && ply >= 2 && !self.stack[ply - 2].in_check && eval > self.stack[ply - 2].eval;
+        let improving = !in_check
+            && ply >= 2
+            && !self.stack[ply - 2].in_check
+            && eval > self.stack[ply - 2].eval;
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
-            if features::REVERSE_FUTILITY && depth <= 7 && eval - 80 * (depth - improving as i32) >= beta {
+            if features::REVERSE_FUTILITY
+                && depth <= 7
+                && eval - 80 * (depth - improving as i32) >= beta
+            {
                 return eval;
             }
             // Null move: if passing still fails high, a real move will. Not in pawn endings
             // (zugzwang), not twice in a row.
-            if features::NULL_MOVE && depth >= 3 && eval >= beta && self.stack[ply - 1].mv != Move::NONE && has_pieces(pos) {
+            if features::NULL_MOVE
+                && depth >= 3
+                && eval >= beta
+                && self.stack[ply - 1].mv != Move::NONE
+                && has_pieces(pos)
+            {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let undo = pos.make_null();
                 self.stack[ply].mv = Move::NONE;
@@ -785,11 +874,16 @@ impl Searcher {
             let quiet = !m.is_tactical();
             // Pruning of late moves once a real score is in hand.
             if !pv_node && !in_check && best > -MATE_BOUND {
-                if features::LATE_MOVE_PRUNING && quiet && depth <= 8 && quiet_count as i32 >= lmp_limit {
+                if features::LATE_MOVE_PRUNING
+                    && quiet
+                    && depth <= 8
+                    && quiet_count as i32 >= lmp_limit
+                {
                     picker.skip_quiets();
                     continue;
                 }
-                if !quiet && order_score < 0 && depth <= 6 && crate::see::see(pos, m) < -90 * depth {
+                if !quiet && order_score < 0 && depth <= 6 && crate::see::see(pos, m) < -90 * depth
+                {
                     continue;
                 }
             }
@@ -823,7 +917,12 @@ impl Searcher {
             } else {
                 // Late-move reduction for quiet moves and losing captures.
                 let mut r = 0;
-                if features::LMR && depth >= 3 && searched > pv_node as i32 && (quiet || order_score < 0) && !gives_check {
+                if features::LMR
+                    && depth >= 3
+                    && searched > pv_node as i32
+                    && (quiet || order_score < 0)
+                    && !gives_check
+                {
                     r = self.lmr[(depth as usize).min(63)][(searched as usize).min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -865,7 +964,14 @@ impl Searcher {
                     self.pv_len[ply] = child_len;
                     if v >= beta {
                         if quiet {
-                            self.order.reward_quiet(side, ply, depth, m, &quiets[..quiet_count], (prev.piece, prev.mv));
+                            self.order.reward_quiet(
+                                side,
+                                ply,
+                                depth,
+                                m,
+                                &quiets[..quiet_count],
+                                (prev.piece, prev.mv),
+                            );
                         }
                         break;
                     }
@@ -890,7 +996,14 @@ impl Searcher {
 
     /// Quiescence: captures and queen promotions until the position is quiet; all evasions
     /// when in check. Stand-pat on the static evaluation; delta and SEE pruning.
-    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize, control: &SharedControl) -> i32 {
+    fn qsearch(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        control: &SharedControl,
+    ) -> i32 {
         self.pv_len[ply] = ply;
         self.count_node(control);
         if self.stopped {
@@ -954,7 +1067,11 @@ impl Searcher {
                     continue;
                 }
                 // Delta pruning: even winning the victim (plus a margin) cannot reach alpha.
-                let victim = if m.is_en_passant() { 100 } else { see_value(pos.piece_at(m.to())) };
+                let victim = if m.is_en_passant() {
+                    100
+                } else {
+                    see_value(pos.piece_at(m.to()))
+                };
                 if !m.is_promotion() && stand + victim + 200 <= alpha {
                     continue;
                 }
@@ -1031,14 +1148,19 @@ fn sort_root(root: &mut [RootMove]) {
 #[inline]
 fn has_pieces(pos: &Position) -> bool {
     let c = pos.side_to_move();
-    [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen].iter().any(|&k| pos.count_of(Piece::new(c, k)) > 0)
+    [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen]
+        .iter()
+        .any(|&k| pos.count_of(Piece::new(c, k)) > 0)
 }
 
 /// KK, KNK, KBK: no mate is possible.
 #[inline]
 pub fn insufficient_material(pos: &Position) -> bool {
     let count = |c: Color, k: Kind| pos.count_of(Piece::new(c, k));
-    let (w, b) = (pos.pieces(Color::White).len(), pos.pieces(Color::Black).len());
+    let (w, b) = (
+        pos.pieces(Color::White).len(),
+        pos.pieces(Color::Black).len(),
+    );
     if w + b > 3 {
         return false;
     }

@@ -43,7 +43,10 @@ struct Slot {
 
 impl Slot {
     fn data(&self) -> u64 {
-        self.mv as u64 | (self.score as u16 as u64) << 32 | (self.depth as u8 as u64) << 48 | (self.gen_bound as u64) << 56
+        self.mv as u64
+            | (self.score as u16 as u64) << 32
+            | (self.depth as u8 as u64) << 48
+            | (self.gen_bound as u64) << 56
     }
 }
 
@@ -53,7 +56,13 @@ impl Entry {
     fn load(&self) -> Slot {
         let data = self.data.load(Ordering::Relaxed);
         let key = self.key_xor_data.load(Ordering::Relaxed) ^ data;
-        Slot { key, mv: data as u32, score: (data >> 32) as u16 as i16, depth: (data >> 48) as u8 as i8, gen_bound: (data >> 56) as u8 }
+        Slot {
+            key,
+            mv: data as u32,
+            score: (data >> 32) as u16 as i16,
+            depth: (data >> 48) as u8 as i8,
+            gen_bound: (data >> 56) as u8,
+        }
     }
 
     #[inline(always)]
@@ -143,7 +152,10 @@ impl TranspositionTable {
     /// A table without memory, a placeholder for a helper searcher between searches; it
     /// must not be probed.
     pub fn unallocated() -> TranspositionTable {
-        TranspositionTable { buckets: Vec::new(), generation: AtomicU8::new(0) }
+        TranspositionTable {
+            buckets: Vec::new(),
+            generation: AtomicU8::new(0),
+        }
     }
 
     /// Reallocates for `mb` megabytes (at least one bucket) and clears. When the memory
@@ -231,9 +243,17 @@ impl TranspositionTable {
         let entry = &bucket.entries[victim];
         let e = entry.load();
         // Keep a known best move when the new result has none (a fail-low node).
-        let mv_bits = if mv.is_none() && e.key == key { e.mv } else { mv.bits() };
+        let mv_bits = if mv.is_none() && e.key == key {
+            e.mv
+        } else {
+            mv.bits()
+        };
         // A same-key entry of a deeper draft survives a shallow non-exact result.
-        if e.key == key && bound != BOUND_EXACT && (e.depth as i32) > depth + 2 && (e.gen_bound >> 2) == generation {
+        if e.key == key
+            && bound != BOUND_EXACT
+            && (e.depth as i32) > depth + 2
+            && (e.gen_bound >> 2) == generation
+        {
             entry.save(Slot { mv: mv_bits, ..e });
             return;
         }
@@ -275,7 +295,10 @@ mod tests {
     fn impossible_sizes_keep_the_old_table() {
         let mut tt = TranspositionTable::new(1);
         let before = tt.buckets.len();
-        assert_eq!(tt.resize(usize::MAX), Err(TableAllocError { mb: usize::MAX }));
+        assert_eq!(
+            tt.resize(usize::MAX),
+            Err(TableAllocError { mb: usize::MAX })
+        );
         assert_eq!(tt.buckets.len(), before);
         assert!(tt.resize(2).is_ok());
         assert_eq!(tt.buckets.len(), 2 * before);
@@ -316,7 +339,13 @@ mod tests {
         // Another thread's data word lands in the slot, the key word stays ours: a torn
         // entry, which must not be taken for this position.
         let entry = &tt.buckets[tt.index(key)].entries[0];
-        let other = Slot { key: key ^ 1, mv: 0, score: -300, depth: 9, gen_bound: BOUND_EXACT };
+        let other = Slot {
+            key: key ^ 1,
+            mv: 0,
+            score: -300,
+            depth: 9,
+            gen_bound: BOUND_EXACT,
+        };
         entry.data.store(other.data(), Ordering::Relaxed);
         assert!(tt.probe(key, 0).is_none());
         assert!(tt.probe(key ^ 1, 0).is_none());

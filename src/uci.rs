@@ -21,7 +21,10 @@
 //!   Chess960 castling) are written here.
 
 use crate::engine::{Engine, EngineError, Event, EventSink, GoParams, StartPosition};
-use crate::engine::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS};
+use crate::engine::{
+    DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
+    MAX_THREADS,
+};
 use crate::mv::Move;
 use crate::search::{Bound, Report, Score};
 use std::fmt;
@@ -48,8 +51,14 @@ pub enum Command {
     Stop,
     PonderHit,
     Quit,
-    SetOption { name: String, value: Option<String> },
-    Position { start: StartPosition, moves: Vec<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    Position {
+        start: StartPosition,
+        moves: Vec<String>,
+    },
     Go(GoParams),
     /// `go perft N` (also `perft N`).
     Perft(u32),
@@ -65,11 +74,23 @@ pub enum Command {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UciError {
     UnknownCommand(String),
-    UnexpectedToken { command: &'static str, token: String },
-    MissingArgument { command: &'static str, what: &'static str },
-    BadNumber { keyword: String, token: String },
+    UnexpectedToken {
+        command: &'static str,
+        token: String,
+    },
+    MissingArgument {
+        command: &'static str,
+        what: &'static str,
+    },
+    BadNumber {
+        keyword: String,
+        token: String,
+    },
     UnknownOption(String),
-    BadOptionValue { option: &'static str, value: String },
+    BadOptionValue {
+        option: &'static str,
+        value: String,
+    },
     Engine(EngineError),
     Bench(String),
 }
@@ -78,11 +99,17 @@ impl fmt::Display for UciError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             UciError::UnknownCommand(s) => write!(f, "unknown command: {s}"),
-            UciError::UnexpectedToken { command, token } => write!(f, "{command}: unexpected token '{token}'"),
+            UciError::UnexpectedToken { command, token } => {
+                write!(f, "{command}: unexpected token '{token}'")
+            }
             UciError::MissingArgument { command, what } => write!(f, "{command}: missing {what}"),
-            UciError::BadNumber { keyword, token } => write!(f, "{keyword}: '{token}' is not a valid number"),
+            UciError::BadNumber { keyword, token } => {
+                write!(f, "{keyword}: '{token}' is not a valid number")
+            }
             UciError::UnknownOption(name) => write!(f, "no such option: '{name}'"),
-            UciError::BadOptionValue { option, value } => write!(f, "{option}: bad value '{value}'"),
+            UciError::BadOptionValue { option, value } => {
+                write!(f, "{option}: bad value '{value}'")
+            }
             UciError::Engine(e) => write!(f, "{e}"),
             UciError::Bench(e) => write!(f, "bench: {e}"),
         }
@@ -99,12 +126,34 @@ impl From<EngineError> for UciError {
 
 /// Command words; a line starting with unknown tokens is read from the first of these
 /// (the spec's "joho debug on" rule).
-const COMMAND_WORDS: [&str; 11] =
-    ["uci", "debug", "isready", "setoption", "register", "ucinewgame", "position", "go", "stop", "ponderhit", "quit"];
+const COMMAND_WORDS: [&str; 11] = [
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+];
 
 const GO_KEYWORDS: [&str; 13] = [
-    "searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime",
-    "infinite", "perft",
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
 ];
 
 /// Parses one input line; pure (no state, no I/O) and panic-free on any input.
@@ -113,7 +162,9 @@ pub fn parse_command(line: &str) -> Result<Command, UciError> {
     parse_tokens(&tokens).or_else(|e| match e {
         UciError::UnknownCommand(_) => {
             // Skip leading unknown tokens if a known command follows and parses.
-            let start = tokens.iter().position(|t| COMMAND_WORDS.iter().any(|w| t.eq_ignore_ascii_case(w)));
+            let start = tokens
+                .iter()
+                .position(|t| COMMAND_WORDS.iter().any(|w| t.eq_ignore_ascii_case(w)));
             match start {
                 Some(i) if i > 0 => parse_tokens(&tokens[i..]).map_err(|_| e),
                 _ => Err(e),
@@ -131,7 +182,10 @@ fn parse_tokens(tokens: &[&str]) -> Result<Command, UciError> {
     match word.as_str() {
         "uci" | "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" => {
             if let Some(extra) = args.first() {
-                return Err(UciError::UnexpectedToken { command: command_name(&word), token: extra.to_string() });
+                return Err(UciError::UnexpectedToken {
+                    command: command_name(&word),
+                    token: extra.to_string(),
+                });
             }
             simple_command(&word)
         }
@@ -142,8 +196,14 @@ fn parse_tokens(tokens: &[&str]) -> Result<Command, UciError> {
                     _ => Err(UciError::UnknownCommand(tokens.join(" "))),
                 }
             }
-            [] => Err(UciError::MissingArgument { command: "debug", what: "on or off" }),
-            [v, ..] => Err(UciError::UnexpectedToken { command: "debug", token: v.to_string() }),
+            [] => Err(UciError::MissingArgument {
+                command: "debug",
+                what: "on or off",
+            }),
+            [v, ..] => Err(UciError::UnexpectedToken {
+                command: "debug",
+                token: v.to_string(),
+            }),
         },
         "register" => Ok(Command::Register),
         "setoption" => parse_setoption(args),
@@ -151,28 +211,44 @@ fn parse_tokens(tokens: &[&str]) -> Result<Command, UciError> {
         "go" => parse_go(args),
         "perft" => match args {
             [n] => Ok(Command::Perft(parse_u32("perft", n)?)),
-            [] => Err(UciError::MissingArgument { command: "perft", what: "depth" }),
-            [_, extra, ..] => Err(UciError::UnexpectedToken { command: "perft", token: extra.to_string() }),
+            [] => Err(UciError::MissingArgument {
+                command: "perft",
+                what: "depth",
+            }),
+            [_, extra, ..] => Err(UciError::UnexpectedToken {
+                command: "perft",
+                token: extra.to_string(),
+            }),
         },
         "d" => no_args("d", args, Command::Display),
         "eval" => no_args("eval", args, Command::Eval),
         "bench" => match args {
             [] => Ok(Command::Bench(None)),
             [n] => Ok(Command::Bench(Some(parse_u32("bench", n)?))),
-            [_, extra, ..] => Err(UciError::UnexpectedToken { command: "bench", token: extra.to_string() }),
+            [_, extra, ..] => Err(UciError::UnexpectedToken {
+                command: "bench",
+                token: extra.to_string(),
+            }),
         },
         _ => Err(UciError::UnknownCommand(tokens.join(" "))),
     }
 }
 
 fn command_name(word: &str) -> &'static str {
-    COMMAND_WORDS.iter().find(|w| **w == word).copied().unwrap_or("command")
+    COMMAND_WORDS
+        .iter()
+        .find(|w| **w == word)
+        .copied()
+        .unwrap_or("command")
 }
 
 fn no_args(command: &'static str, args: &[&str], cmd: Command) -> Result<Command, UciError> {
     match args.first() {
         None => Ok(cmd),
-        Some(t) => Err(UciError::UnexpectedToken { command, token: t.to_string() }),
+        Some(t) => Err(UciError::UnexpectedToken {
+            command,
+            token: t.to_string(),
+        }),
     }
 }
 
@@ -192,14 +268,28 @@ fn simple_command(word: &str) -> Result<Command, UciError> {
 fn parse_setoption(args: &[&str]) -> Result<Command, UciError> {
     match args.first() {
         Some(t) if t.eq_ignore_ascii_case("name") => {}
-        Some(t) => return Err(UciError::UnexpectedToken { command: "setoption", token: t.to_string() }),
-        None => return Err(UciError::MissingArgument { command: "setoption", what: "name" }),
+        Some(t) => {
+            return Err(UciError::UnexpectedToken {
+                command: "setoption",
+                token: t.to_string(),
+            })
+        }
+        None => {
+            return Err(UciError::MissingArgument {
+                command: "setoption",
+                what: "name",
+            })
+        }
     }
     let rest = &args[1..];
     if rest.is_empty() {
-        return Err(UciError::MissingArgument { command: "setoption", what: "option name" });
+        return Err(UciError::MissingArgument {
+            command: "setoption",
+            what: "option name",
+        });
     }
-    let trailing_value = rest.len() > 1 && rest.last().is_some_and(|t| t.eq_ignore_ascii_case("value"));
+    let trailing_value =
+        rest.len() > 1 && rest.last().is_some_and(|t| t.eq_ignore_ascii_case("value"));
     let normalised = format!("setoption name {}", rest.join(" "));
     match vampirc_uci::parse_one(&normalised) {
         UciMessage::SetOption { name, value } if !name.is_empty() => {
@@ -208,7 +298,11 @@ fn parse_setoption(args: &[&str]) -> Result<Command, UciError> {
         }
         // vampirc cannot read a name that starts with "value": split after the first name token.
         _ => {
-            let split = rest.iter().skip(1).position(|t| t.eq_ignore_ascii_case("value")).map(|i| i + 1);
+            let split = rest
+                .iter()
+                .skip(1)
+                .position(|t| t.eq_ignore_ascii_case("value"))
+                .map(|i| i + 1);
             let (name, value) = match split {
                 Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
                 None => (rest.join(" "), None),
@@ -220,7 +314,10 @@ fn parse_setoption(args: &[&str]) -> Result<Command, UciError> {
 
 fn parse_position(args: &[&str]) -> Result<Command, UciError> {
     let Some((kind, rest)) = args.split_first() else {
-        return Err(UciError::MissingArgument { command: "position", what: "startpos or fen" });
+        return Err(UciError::MissingArgument {
+            command: "position",
+            what: "startpos or fen",
+        });
     };
     let moves_at = rest.iter().position(|t| t.eq_ignore_ascii_case("moves"));
     let (before, moves) = match moves_at {
@@ -229,23 +326,38 @@ fn parse_position(args: &[&str]) -> Result<Command, UciError> {
     };
     let start = if kind.eq_ignore_ascii_case("startpos") {
         if let Some(t) = before.first() {
-            return Err(UciError::UnexpectedToken { command: "position", token: t.to_string() });
+            return Err(UciError::UnexpectedToken {
+                command: "position",
+                token: t.to_string(),
+            });
         }
         StartPosition::Startpos
     } else if kind.eq_ignore_ascii_case("fen") {
         if before.is_empty() {
-            return Err(UciError::MissingArgument { command: "position", what: "FEN" });
+            return Err(UciError::MissingArgument {
+                command: "position",
+                what: "FEN",
+            });
         }
         StartPosition::Fen(before.join(" "))
     } else {
-        return Err(UciError::UnexpectedToken { command: "position", token: kind.to_string() });
+        return Err(UciError::UnexpectedToken {
+            command: "position",
+            token: kind.to_string(),
+        });
     };
-    Ok(Command::Position { start, moves: moves.iter().map(|m| m.to_string()).collect() })
+    Ok(Command::Position {
+        start,
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    })
 }
 
 /// Reads an integer with an optional sign; values beyond i64 saturate.
 fn parse_int(keyword: &str, token: &str) -> Result<i64, UciError> {
-    let bad = || UciError::BadNumber { keyword: keyword.to_string(), token: token.to_string() };
+    let bad = || UciError::BadNumber {
+        keyword: keyword.to_string(),
+        token: token.to_string(),
+    };
     let (negative, digits) = match token.as_bytes().first() {
         Some(b'-') => (true, &token[1..]),
         Some(b'+') => (false, &token[1..]),
@@ -263,7 +375,10 @@ fn parse_int(keyword: &str, token: &str) -> Result<i64, UciError> {
 
 fn parse_u64(keyword: &str, token: &str) -> Result<u64, UciError> {
     let v = parse_int(keyword, token)?;
-    u64::try_from(v).map_err(|_| UciError::BadNumber { keyword: keyword.to_string(), token: token.to_string() })
+    u64::try_from(v).map_err(|_| UciError::BadNumber {
+        keyword: keyword.to_string(),
+        token: token.to_string(),
+    })
 }
 
 fn parse_u32(keyword: &str, token: &str) -> Result<u32, UciError> {
@@ -276,7 +391,10 @@ fn parse_go(args: &[&str]) -> Result<Command, UciError> {
     while let Some(token) = args.get(i) {
         let kw = token.to_ascii_lowercase();
         let value = || {
-            args.get(i + 1).copied().ok_or(UciError::MissingArgument { command: "go", what: "a number" })
+            args.get(i + 1).copied().ok_or(UciError::MissingArgument {
+                command: "go",
+                what: "a number",
+            })
         };
         match kw.as_str() {
             "infinite" => p.infinite = true,
@@ -287,14 +405,21 @@ fn parse_go(args: &[&str]) -> Result<Command, UciError> {
                     .take_while(|t| !GO_KEYWORDS.iter().any(|k| t.eq_ignore_ascii_case(k)))
                     .count();
                 if n == 0 {
-                    return Err(UciError::MissingArgument { command: "go", what: "moves after searchmoves" });
+                    return Err(UciError::MissingArgument {
+                        command: "go",
+                        what: "moves after searchmoves",
+                    });
                 }
-                p.searchmoves.extend(args[i + 1..i + 1 + n].iter().map(|m| m.to_string()));
+                p.searchmoves
+                    .extend(args[i + 1..i + 1 + n].iter().map(|m| m.to_string()));
                 i += n;
             }
             "perft" => {
                 if i != 0 || args.len() != 2 {
-                    return Err(UciError::UnexpectedToken { command: "go", token: token.to_string() });
+                    return Err(UciError::UnexpectedToken {
+                        command: "go",
+                        token: token.to_string(),
+                    });
                 }
                 return Ok(Command::Perft(parse_u32("perft", value()?)?));
             }
@@ -322,7 +447,12 @@ fn parse_go(args: &[&str]) -> Result<Command, UciError> {
                 p.nodes = Some(parse_u64(&kw, value()?)?);
                 i += 1;
             }
-            _ => return Err(UciError::UnexpectedToken { command: "go", token: token.to_string() }),
+            _ => {
+                return Err(UciError::UnexpectedToken {
+                    command: "go",
+                    token: token.to_string(),
+                })
+            }
         }
         i += 1;
     }
@@ -367,14 +497,28 @@ pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, chess960: bool)
     match (best, ponder) {
         (None, _) => "bestmove (none)".to_string(),
         (Some(b), None) => format!("bestmove {}", move_text(b, chess960)),
-        (Some(b), Some(p)) => format!("bestmove {} ponder {}", move_text(b, chess960), move_text(p, chess960)),
+        (Some(b), Some(p)) => format!(
+            "bestmove {} ponder {}",
+            move_text(b, chess960),
+            move_text(p, chess960)
+        ),
     }
 }
 
 /// The `info` line of a search report, or `None` (a current move in the first second).
 pub fn format_report(report: &Report, chess960: bool) -> Option<String> {
     match report {
-        Report::Iteration { depth, seldepth, multipv, score, bound, nodes, time, hashfull, pv } => {
+        Report::Iteration {
+            depth,
+            seldepth,
+            multipv,
+            score,
+            bound,
+            nodes,
+            time,
+            hashfull,
+            pv,
+        } => {
             let score = match score {
                 Score::Centipawns(cp) => format!("cp {cp}"),
                 Score::Mate(m) => format!("mate {m}"),
@@ -400,8 +544,17 @@ pub fn format_report(report: &Report, chess960: bool) -> Option<String> {
             }
             Some(line)
         }
-        Report::CurrentMove { depth, mv, number, time, .. } => (*time >= CURRMOVE_AFTER).then(|| {
-            format!("info depth {depth} currmove {} currmovenumber {number}", move_text(*mv, chess960))
+        Report::CurrentMove {
+            depth,
+            mv,
+            number,
+            time,
+            ..
+        } => (*time >= CURRMOVE_AFTER).then(|| {
+            format!(
+                "info depth {depth} currmove {} currmovenumber {number}",
+                move_text(*mv, chess960)
+            )
         }),
     }
 }
@@ -409,7 +562,11 @@ pub fn format_report(report: &Report, chess960: bool) -> Option<String> {
 pub fn format_event(event: &Event) -> Option<String> {
     match event {
         Event::Report { report, chess960 } => format_report(report, *chess960),
-        Event::BestMove { best, ponder, chess960 } => Some(format_bestmove(*best, *ponder, *chess960)),
+        Event::BestMove {
+            best,
+            ponder,
+            chess960,
+        } => Some(format_bestmove(*best, *ponder, *chess960)),
     }
 }
 
@@ -422,17 +579,35 @@ pub fn option_declarations() -> Vec<UciOptionConfig> {
             min: Some(1),
             max: Some(MAX_HASH_MB as i64),
         },
-        UciOptionConfig::Button { name: "Clear Hash".into() },
-        UciOptionConfig::Spin { name: "Threads".into(), default: Some(1), min: Some(1), max: Some(MAX_THREADS as i64) },
-        UciOptionConfig::Spin { name: "MultiPV".into(), default: Some(1), min: Some(1), max: Some(MAX_MULTIPV as i64) },
-        UciOptionConfig::Check { name: "Ponder".into(), default: Some(false) },
+        UciOptionConfig::Button {
+            name: "Clear Hash".into(),
+        },
+        UciOptionConfig::Spin {
+            name: "Threads".into(),
+            default: Some(1),
+            min: Some(1),
+            max: Some(MAX_THREADS as i64),
+        },
+        UciOptionConfig::Spin {
+            name: "MultiPV".into(),
+            default: Some(1),
+            min: Some(1),
+            max: Some(MAX_MULTIPV as i64),
+        },
+        UciOptionConfig::Check {
+            name: "Ponder".into(),
+            default: Some(false),
+        },
         UciOptionConfig::Spin {
             name: "Move Overhead".into(),
             default: Some(DEFAULT_MOVE_OVERHEAD_MS),
             min: Some(0),
             max: Some(MAX_MOVE_OVERHEAD_MS),
         },
-        UciOptionConfig::Check { name: "UCI_Chess960".into(), default: Some(false) },
+        UciOptionConfig::Check {
+            name: "UCI_Chess960".into(),
+            default: Some(false),
+        },
     ]
 }
 
@@ -458,7 +633,11 @@ impl Session {
                 events.line(&text);
             }
         });
-        Session { engine: Engine::new(sink), out, debug: false }
+        Session {
+            engine: Engine::new(sink),
+            out,
+            debug: false,
+        }
     }
 
     pub fn engine(&self) -> &Engine {
@@ -478,7 +657,10 @@ impl Session {
 
     fn info_string(&self, text: &str) {
         // One line per message, whatever the text holds.
-        let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        let text: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
         self.out.line(&format!("info string {text}"));
     }
 
@@ -488,9 +670,18 @@ impl Session {
             Command::Empty | Command::Register => {}
             Command::Uci => {
                 let version = env!("CARGO_PKG_VERSION");
-                let id = UciMessage::Id { name: Some(format!("{ENGINE_NAME} {version}")), author: None };
+                let id = UciMessage::Id {
+                    name: Some(format!("{ENGINE_NAME} {version}")),
+                    author: None,
+                };
                 self.out.line(&id.to_string());
-                self.out.line(&UciMessage::Id { name: None, author: Some(ENGINE_AUTHOR.into()) }.to_string());
+                self.out.line(
+                    &UciMessage::Id {
+                        name: None,
+                        author: Some(ENGINE_AUTHOR.into()),
+                    }
+                    .to_string(),
+                );
                 for option in option_declarations() {
                     self.out.line(&UciMessage::Option(option).to_string());
                 }
@@ -519,7 +710,10 @@ impl Session {
                     self.out.line(&format!("{}: {n}", m.to_uci(chess960)));
                 }
                 self.out.line("");
-                self.out.line(&format!("Nodes searched: {}", parts.iter().map(|(_, n)| n).sum::<u64>()));
+                self.out.line(&format!(
+                    "Nodes searched: {}",
+                    parts.iter().map(|(_, n)| n).sum::<u64>()
+                ));
                 self.out.line("");
                 if self.debug {
                     self.info_string(&format!("perft time {} ms", start.elapsed().as_millis()));
@@ -527,7 +721,11 @@ impl Session {
             }
             Command::Display => {
                 let pos = self.engine.position();
-                let checkers: Vec<String> = pos.checkers().iter().map(|(sq, _)| sq.to_string()).collect();
+                let checkers: Vec<String> = pos
+                    .checkers()
+                    .iter()
+                    .map(|(sq, _)| sq.to_string())
+                    .collect();
                 self.out.line(&format!(
                     "\n{}\nFen: {}\nKey: {:016X}\nCheckers: {}",
                     pos.diagram(),
@@ -538,7 +736,9 @@ impl Session {
             }
             Command::Eval => {
                 let v = self.engine.static_eval();
-                self.out.line(&format!("Static evaluation: {v:+} cp (White's point of view)"));
+                self.out.line(&format!(
+                    "Static evaluation: {v:+} cp (White's point of view)"
+                ));
             }
             Command::Bench(depth) => {
                 self.engine.stop();
@@ -552,13 +752,19 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), UciError> {
-        let key = name.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase();
+        let key = name
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_ascii_lowercase();
         match key.as_str() {
             "hash" => self.engine.set_hash(spin("Hash", value)?)?,
             "clear hash" => self.engine.clear_hash(),
             "threads" => self.engine.set_threads(spin("Threads", value)?)?,
             "multipv" => self.engine.set_multipv(spin("MultiPV", value)?)?,
-            "move overhead" => self.engine.set_move_overhead(spin("Move Overhead", value)?)?,
+            "move overhead" => self
+                .engine
+                .set_move_overhead(spin("Move Overhead", value)?)?,
             "ponder" => self.engine.set_ponder(check("Ponder", value)?),
             "uci_chess960" => self.engine.set_chess960(check("UCI_Chess960", value)?),
             _ => return Err(UciError::UnknownOption(name.to_string())),
@@ -574,14 +780,20 @@ impl Session {
 
 fn spin(option: &'static str, value: Option<&str>) -> Result<i64, UciError> {
     let text = value.unwrap_or("").trim();
-    parse_int(option, text).map_err(|_| UciError::BadOptionValue { option, value: text.to_string() })
+    parse_int(option, text).map_err(|_| UciError::BadOptionValue {
+        option,
+        value: text.to_string(),
+    })
 }
 
 fn check(option: &'static str, value: Option<&str>) -> Result<bool, UciError> {
     match value.map(str::trim) {
         Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
         Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
-        v => Err(UciError::BadOptionValue { option, value: v.unwrap_or("").to_string() }),
+        v => Err(UciError::BadOptionValue {
+            option,
+            value: v.unwrap_or("").to_string(),
+        }),
     }
 }
 

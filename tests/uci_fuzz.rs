@@ -47,14 +47,92 @@ const SEEDS: &[&str] = &[
 ];
 
 const WORDS: &[&str] = &[
-    "uci", "isready", "position", "startpos", "fen", "moves", "go", "stop", "quit", "setoption", "name", "value",
-    "Hash", "Clear", "Threads", "MultiPV", "Ponder", "Move", "Overhead", "UCI_Chess960", "true", "false", "ucinewgame",
-    "ponderhit", "debug", "on", "off", "register", "wtime", "btime", "winc", "binc", "movestogo", "movetime",
-    "depth", "nodes", "mate", "infinite", "ponder", "searchmoves", "perft", "d", "eval", "bench", "e2e4", "e7e5",
-    "e1g1", "e1h1", "e7e8q", "E7E8Q", "e7e8k", "a7a8Q", "0000", "i7i9", "g1f3", "w", "b", "-", "KQkq", "HAha", "AHah",
-    "0", "1", "-1", "255", "256", "300", "65536", "65537", "99999999999999999999999", "-500", "1e5", "0x10", "+3",
-    "8/8/8/8/8/8/8/8", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "4k3/8/8/8/8/8/8/4K2R", "k7/8/8/8/8/8/8/K7",
-    "KKKKKKKK/8/8/8/8/8/8/kkkkkkkk", "ppppppppp/8/8/8/8/8/8/8", "\u{e9}", "\u{2003}", "\u{0}", "\t", "\r", "joho",
+    "uci",
+    "isready",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "go",
+    "stop",
+    "quit",
+    "setoption",
+    "name",
+    "value",
+    "Hash",
+    "Clear",
+    "Threads",
+    "MultiPV",
+    "Ponder",
+    "Move",
+    "Overhead",
+    "UCI_Chess960",
+    "true",
+    "false",
+    "ucinewgame",
+    "ponderhit",
+    "debug",
+    "on",
+    "off",
+    "register",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
+    "d",
+    "eval",
+    "bench",
+    "e2e4",
+    "e7e5",
+    "e1g1",
+    "e1h1",
+    "e7e8q",
+    "E7E8Q",
+    "e7e8k",
+    "a7a8Q",
+    "0000",
+    "i7i9",
+    "g1f3",
+    "w",
+    "b",
+    "-",
+    "KQkq",
+    "HAha",
+    "AHah",
+    "0",
+    "1",
+    "-1",
+    "255",
+    "256",
+    "300",
+    "65536",
+    "65537",
+    "99999999999999999999999",
+    "-500",
+    "1e5",
+    "0x10",
+    "+3",
+    "8/8/8/8/8/8/8/8",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+    "4k3/8/8/8/8/8/8/4K2R",
+    "k7/8/8/8/8/8/8/K7",
+    "KKKKKKKK/8/8/8/8/8/8/kkkkkkkk",
+    "ppppppppp/8/8/8/8/8/8/8",
+    "\u{e9}",
+    "\u{2003}",
+    "\u{0}",
+    "\t",
+    "\r",
+    "joho",
 ];
 
 fn random_line(rng: &mut StdRng) -> String {
@@ -103,7 +181,11 @@ fn mutate(rng: &mut StdRng, seed: &str) -> String {
             2 if len > 0 => chars.truncate(rng.gen_range(0..len)),
             3 if len > 0 => {
                 let i = rng.gen_range(0..len);
-                chars[i] = if chars[i].is_ascii_lowercase() { chars[i].to_ascii_uppercase() } else { 'x' };
+                chars[i] = if chars[i].is_ascii_lowercase() {
+                    chars[i].to_ascii_uppercase()
+                } else {
+                    'x'
+                };
             }
             4 => {
                 let w = WORDS[rng.gen_range(0..WORDS.len())];
@@ -126,13 +208,19 @@ fn mutate(rng: &mut StdRng, seed: &str) -> String {
             }
             6 => {
                 let s: String = chars.iter().collect();
-                chars = s.replace(' ', ["  ", "\t", " \t ", "\r "][rng.gen_range(0..4)]).chars().collect();
+                chars = s
+                    .replace(' ', ["  ", "\t", " \t ", "\r "][rng.gen_range(0..4)])
+                    .chars()
+                    .collect();
             }
             _ => {
                 // Replace a digit run by a huge or negative number.
                 let s: String = chars.iter().collect();
                 let n = ["256", "-1", "99999999999999999999", "0", "65536"][rng.gen_range(0..5)];
-                chars = s.replacen(|c: char| c.is_ascii_digit(), n, 1).chars().collect();
+                chars = s
+                    .replacen(|c: char| c.is_ascii_digit(), n, 1)
+                    .chars()
+                    .collect();
             }
         }
     }
@@ -143,17 +231,24 @@ fn mutate(rng: &mut StdRng, seed: &str) -> String {
 fn safe_to_run(cmd: &Command) -> bool {
     match cmd {
         Command::Go(_) | Command::Perft(_) | Command::Bench(_) | Command::Quit => false,
-        Command::SetOption { name, value } if name.eq_ignore_ascii_case("hash") => {
-            value.as_deref().and_then(|v| v.trim().parse::<i64>().ok()).map_or(true, |v| v <= 64)
-        }
+        Command::SetOption { name, value } if name.eq_ignore_ascii_case("hash") => value
+            .as_deref()
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .map_or(true, |v| v <= 64),
         _ => true,
     }
 }
 
 #[test]
 fn random_and_mutated_lines_never_panic_and_bad_lines_change_nothing() {
-    let lines: usize = std::env::var("OX88_FUZZ_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
-    let seed: u64 = std::env::var("OX88_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x0088_0088);
+    let lines: usize = std::env::var("OX88_FUZZ_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let seed: u64 = std::env::var("OX88_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x0088_0088);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut session = Session::new(Output::new(std::io::sink()));
     let (mut parsed, mut rejected, mut executed, mut failed) = (0usize, 0usize, 0usize, 0usize);
@@ -163,13 +258,27 @@ fn random_and_mutated_lines_never_panic_and_bad_lines_change_nothing() {
             session.handle_line(SEEDS[16]);
         }
         let line = random_line(&mut rng);
-        let before = (session.engine().position().to_fen(), session.engine().history().to_vec(), *session.engine().options());
-        let after = |s: &Session| (s.engine().position().to_fen(), s.engine().history().to_vec(), *s.engine().options());
+        let before = (
+            session.engine().position().to_fen(),
+            session.engine().history().to_vec(),
+            *session.engine().options(),
+        );
+        let after = |s: &Session| {
+            (
+                s.engine().position().to_fen(),
+                s.engine().history().to_vec(),
+                *s.engine().options(),
+            )
+        };
         match parse_command(&line) {
             Err(_) => {
                 rejected += 1;
                 session.handle_line(&line);
-                assert_eq!(after(&session), before, "seed {seed} line {i}: rejected line changed state: {line:?}");
+                assert_eq!(
+                    after(&session),
+                    before,
+                    "seed {seed} line {i}: rejected line changed state: {line:?}"
+                );
             }
             Ok(cmd) => {
                 parsed += 1;
@@ -177,12 +286,19 @@ fn random_and_mutated_lines_never_panic_and_bad_lines_change_nothing() {
                     executed += 1;
                     if session.execute(cmd).is_err() {
                         failed += 1;
-                        assert_eq!(after(&session), before, "seed {seed} line {i}: failed command changed state: {line:?}");
+                        assert_eq!(
+                            after(&session),
+                            before,
+                            "seed {seed} line {i}: failed command changed state: {line:?}"
+                        );
                     }
                 }
             }
         }
     }
     eprintln!("{lines} lines: {parsed} parsed ({executed} executed, {failed} failed), {rejected} rejected");
-    assert!(lines < 100_000 || (rejected > 10_000 && executed > 10_000 && failed > 1_000), "fuzz mix too narrow");
+    assert!(
+        lines < 100_000 || (rejected > 10_000 && executed > 10_000 && failed > 1_000),
+        "fuzz mix too narrow"
+    );
 }

@@ -45,7 +45,11 @@ impl Default for OrderTables {
 /// Most valuable victim, least valuable attacker.
 #[inline(always)]
 pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    let victim = if m.is_en_passant() { SEE_VALUE[0] } else { see_value(pos.piece_at(m.to())) };
+    let victim = if m.is_en_passant() {
+        SEE_VALUE[0]
+    } else {
+        see_value(pos.piece_at(m.to()))
+    };
     let attacker = pos.piece_at(m.from()).kind().index() as i32;
     victim * 8 - attacker + m.promotion_kind().map_or(0, |k| SEE_VALUE[k.index()])
 }
@@ -100,10 +104,16 @@ impl OrderTables {
         (prev_piece, prev): (Piece, Move),
     ) {
         let bonus = (depth * depth + depth).min(1200);
-        Self::nudge(&mut self.history[side][best.from().index64()][best.to().index64()], bonus);
+        Self::nudge(
+            &mut self.history[side][best.from().index64()][best.to().index64()],
+            bonus,
+        );
         for &m in tried {
             if m != best {
-                Self::nudge(&mut self.history[side][m.from().index64()][m.to().index64()], -bonus);
+                Self::nudge(
+                    &mut self.history[side][m.from().index64()][m.to().index64()],
+                    -bonus,
+                );
             }
         }
         if self.killers[ply][0] != best {
@@ -136,7 +146,11 @@ pub fn tactical_score(pos: &Position, m: Move) -> i32 {
 #[inline(always)]
 pub fn capture_is_good(pos: &Position, m: Move) -> bool {
     let attacker = see_value(pos.piece_at(m.from()));
-    let victim = if m.is_en_passant() { SEE_VALUE[0] } else { see_value(pos.piece_at(m.to())) };
+    let victim = if m.is_en_passant() {
+        SEE_VALUE[0]
+    } else {
+        see_value(pos.piece_at(m.to()))
+    };
     victim >= attacker || see(pos, m) >= 0
 }
 

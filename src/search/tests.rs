@@ -12,7 +12,11 @@ fn run(fen: &str, history: &[u64], limits: SearchLimits) -> (SearchOutcome, Vec<
 }
 
 fn depth(d: u32) -> SearchLimits {
-    SearchLimits { depth: Some(d), multipv: 1, ..Default::default() }
+    SearchLimits {
+        depth: Some(d),
+        multipv: 1,
+        ..Default::default()
+    }
 }
 
 fn last_score(reports: &[Report]) -> (u32, Score) {
@@ -20,7 +24,13 @@ fn last_score(reports: &[Report]) -> (u32, Score) {
         .iter()
         .rev()
         .find_map(|r| match r {
-            Report::Iteration { depth, score, bound: Bound::Exact, multipv: 1, .. } => Some((*depth, *score)),
+            Report::Iteration {
+                depth,
+                score,
+                bound: Bound::Exact,
+                multipv: 1,
+                ..
+            } => Some((*depth, *score)),
             _ => None,
         })
         .unwrap()
@@ -28,7 +38,12 @@ fn last_score(reports: &[Report]) -> (u32, Score) {
 
 fn first_mate_depth(reports: &[Report], n: i32) -> Option<u32> {
     reports.iter().find_map(|r| match r {
-        Report::Iteration { depth, score: Score::Mate(m), bound: Bound::Exact, .. } if *m == n => Some(*depth),
+        Report::Iteration {
+            depth,
+            score: Score::Mate(m),
+            bound: Bound::Exact,
+            ..
+        } if *m == n => Some(*depth),
         _ => None,
     })
 }
@@ -61,7 +76,11 @@ fn being_mated_scores_negative() {
 #[test]
 fn mate_in_three_with_go_mate() {
     // Two rooks against a king on the seventh rank: 1.Rb6 Kf7 2.Ra7+ Ke8 3.Rb8#.
-    let limits = SearchLimits { mate: Some(3), multipv: 1, ..Default::default() };
+    let limits = SearchLimits {
+        mate: Some(3),
+        multipv: 1,
+        ..Default::default()
+    };
     let (out, reports) = run("8/6k1/8/8/8/8/8/RR4K1 w - - 0 1", &[], limits);
     assert!(out.best.is_some());
     assert_eq!(last_score(&reports).1, Score::Mate(3));
@@ -118,7 +137,12 @@ fn search_takes_a_repetition_draw_when_lost() {
     // immediate mate, so the score at depth 1 of h1g1 is 0 (repetition).
     let mut s = Searcher::new(1);
     let control = SharedControl::default();
-    let limits = SearchLimits { depth: Some(1), multipv: 1, searchmoves: vec![pos.parse_uci_move("h1g1").unwrap()], ..Default::default() };
+    let limits = SearchLimits {
+        depth: Some(1),
+        multipv: 1,
+        searchmoves: vec![pos.parse_uci_move("h1g1").unwrap()],
+        ..Default::default()
+    };
     let mut reports = Vec::new();
     s.search(&pos, &history, &limits, &control, &mut |r| reports.push(r));
     assert_eq!(last_score(&reports).1, Score::Centipawns(0));
@@ -140,12 +164,20 @@ fn fifty_move_rule_is_a_draw() {
 
 #[test]
 fn node_limit_is_exact_and_a_move_is_always_returned() {
-    let limits = SearchLimits { nodes: Some(5000), multipv: 1, ..Default::default() };
+    let limits = SearchLimits {
+        nodes: Some(5000),
+        multipv: 1,
+        ..Default::default()
+    };
     let (out, _) = run(crate::fen::STARTPOS, &[], limits);
     assert_eq!(out.nodes, 5000);
     assert!(out.best.is_some());
     // Stopped at once: still a legal move.
-    let limits = SearchLimits { nodes: Some(1), multipv: 1, ..Default::default() };
+    let limits = SearchLimits {
+        nodes: Some(1),
+        multipv: 1,
+        ..Default::default()
+    };
     let (out, _) = run(crate::fen::STARTPOS, &[], limits);
     let pos = Position::startpos();
     assert!(pos.legal_moves().contains(out.best.unwrap()));
@@ -153,7 +185,11 @@ fn node_limit_is_exact_and_a_move_is_always_returned() {
 
 #[test]
 fn depth_limit_and_multipv() {
-    let limits = SearchLimits { depth: Some(4), multipv: 3, ..Default::default() };
+    let limits = SearchLimits {
+        depth: Some(4),
+        multipv: 3,
+        ..Default::default()
+    };
     let (out, reports) = run(crate::fen::STARTPOS, &[], limits);
     assert!(out.best.is_some());
     let max_depth = reports
@@ -167,7 +203,12 @@ fn depth_limit_and_multipv() {
     let lines: Vec<usize> = reports
         .iter()
         .filter_map(|r| match r {
-            Report::Iteration { depth: 4, multipv, bound: Bound::Exact, .. } => Some(*multipv),
+            Report::Iteration {
+                depth: 4,
+                multipv,
+                bound: Bound::Exact,
+                ..
+            } => Some(*multipv),
             _ => None,
         })
         .collect();
@@ -178,7 +219,12 @@ fn depth_limit_and_multipv() {
 fn searchmoves_restricts_the_root() {
     let pos = Position::startpos();
     let only = pos.parse_uci_move("a2a3").unwrap();
-    let limits = SearchLimits { depth: Some(3), multipv: 1, searchmoves: vec![only], ..Default::default() };
+    let limits = SearchLimits {
+        depth: Some(3),
+        multipv: 1,
+        searchmoves: vec![only],
+        ..Default::default()
+    };
     let (out, _) = run(crate::fen::STARTPOS, &[], limits);
     assert_eq!(out.best, Some(only));
 }
@@ -202,20 +248,34 @@ fn run_threads(fen: &str, threads: usize, limits: SearchLimits) -> (SearchOutcom
 
 #[test]
 fn two_threads_find_the_mate_and_a_legal_move() {
-    let limits = SearchLimits { mate: Some(3), multipv: 1, ..Default::default() };
+    let limits = SearchLimits {
+        mate: Some(3),
+        multipv: 1,
+        ..Default::default()
+    };
     let (out, reports) = run_threads("8/6k1/8/8/8/8/8/RR4K1 w - - 0 1", 2, limits);
     assert_eq!(last_score(&reports).1, Score::Mate(3));
     let pos = Position::from_fen("8/6k1/8/8/8/8/8/RR4K1 w - - 0 1").unwrap();
     assert!(pos.legal_moves().contains(out.best.unwrap()));
-    let (out, _) = run_threads("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", 2, depth(7));
-    let pos = Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+    let (out, _) = run_threads(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        2,
+        depth(7),
+    );
+    let pos =
+        Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .unwrap();
     assert!(pos.legal_moves().contains(out.best.unwrap()));
 }
 
 #[test]
 fn helper_nodes_count_and_the_node_limit_binds_the_main_thread() {
     // `go nodes`: the main thread stops at the limit; the total includes the helper's.
-    let limits = SearchLimits { nodes: Some(20_000), multipv: 1, ..Default::default() };
+    let limits = SearchLimits {
+        nodes: Some(20_000),
+        multipv: 1,
+        ..Default::default()
+    };
     let (out, reports) = run_threads(crate::fen::STARTPOS, 2, limits.clone());
     assert!(out.nodes >= 20_000, "{}", out.nodes);
     assert!(!reports.is_empty());
