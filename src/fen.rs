@@ -5,6 +5,9 @@ use crate::position::{rights, Position};
 use crate::square::Square;
 use std::fmt;
 
+mod repair;
+pub use repair::{CastlingFault, Counter, EnPassantFault, FenRepair};
+
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// Everything that can be wrong with a FEN.
@@ -95,39 +98,21 @@ impl Position {
     /// Reads a FEN; with `chess960`, `KQkq` mean the outermost rooks and castling is
     /// written king-takes-rook.
     pub fn from_fen_with(fen: &str, chess960: bool) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if !(4..=6).contains(&fields.len()) {
-            return Err(FenError::FieldCount(fields.len()));
-        }
-        let mut pos = Position::empty();
-        pos.chess960 = chess960;
-        parse_placement(&mut pos, fields[0])?;
-        pos.side = match fields[1] {
-            "w" | "W" => Color::White,
-            "b" | "B" => Color::Black,
-            other => return Err(FenError::BadSideToMove(other.to_string())),
-        };
-        parse_castling(&mut pos, fields[2])?;
-        parse_en_passant(&mut pos, fields[3])?;
-        if let Some(h) = fields.get(4) {
-            pos.halfmove = h
-                .parse()
-                .map_err(|_| FenError::BadHalfmoveClock(h.to_string()))?;
-        }
-        if let Some(n) = fields.get(5) {
-            let n: u16 = n
-                .parse()
-                .map_err(|_| FenError::BadFullmoveNumber(n.to_string()))?;
-            pos.fullmove = n.max(1);
-        }
-        pos.refresh_keys();
-        if pos.is_attacked(pos.king(pos.side.flip()), pos.side) {
-            return Err(FenError::OpponentInCheck);
-        }
-        if pos.checkers().count() > 2 {
-            return Err(FenError::ImpossibleCheck);
-        }
-        Ok(pos)
+        read_fen(fen, chess960, None)
+    }
+
+    /// Reads a FEN as GUIs send it, repairing what Stockfish and python-chess also repair: a
+    /// castling right without its king or rook in place, or an en passant square no double push
+    /// can have left, is dropped; a move counter beyond 65,535 is read as 65,535. Each repair is
+    /// returned (to be reported); a FEN that describes no playable position (no king, a pawn on
+    /// a first or last rank, the side not to move in check, ...) is still an error.
+    pub fn from_fen_repaired(
+        fen: &str,
+        chess960: bool,
+    ) -> Result<(Position, Vec<FenRepair>), FenError> {
+        let mut repairs = Vec::new();
+        let pos = read_fen(fen, chess960, Some(&mut repairs))?;
+        Ok((pos, repairs))
     }
 
     /// Writes the position as FEN; castling rights that standard chess cannot express are
@@ -222,6 +207,74 @@ impl Position {
     }
 }
 
+/// Reads a FEN. With `repairs`, faults that a repair can mend are mended and recorded there;
+/// without, they are errors.
+fn read_fen(
+    fen: &str,
+    chess960: bool,
+    mut repairs: Option<&mut Vec<FenRepair>>,
+) -> Result<Position, FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if !(4..=6).contains(&fields.len()) {
+        return Err(FenError::FieldCount(fields.len()));
+    }
+    let mut pos = Position::empty();
+    pos.chess960 = chess960;
+    parse_placement(&mut pos, fields[0])?;
+    pos.side = match fields[1] {
+        "w" | "W" => Color::White,
+        "b" | "B" => Color::Black,
+        other => return Err(FenError::BadSideToMove(other.to_string())),
+    };
+    parse_castling(&mut pos, fields[2], repairs.as_deref_mut())?;
+    parse_en_passant(&mut pos, fields[3], repairs.as_deref_mut())?;
+    if let Some(h) = fields.get(4) {
+        pos.halfmove = parse_counter(h, Counter::Halfmove, repairs.as_deref_mut())
+            .ok_or_else(|| FenError::BadHalfmoveClock(h.to_string()))?;
+    }
+    if let Some(n) = fields.get(5) {
+        let n = parse_counter(n, Counter::Fullmove, repairs)
+            .ok_or_else(|| FenError::BadFullmoveNumber(n.to_string()))?;
+        pos.fullmove = n.max(1);
+    }
+    pos.refresh_keys();
+    if pos.is_attacked(pos.king(pos.side.flip()), pos.side) {
+        return Err(FenError::OpponentInCheck);
+    }
+    if pos.checkers().count() > 2 {
+        return Err(FenError::ImpossibleCheck);
+    }
+    Ok(pos)
+}
+
+/// A move counter: decimal digits; values beyond `u16` saturate (and are recorded as a
+/// repair when repairing) rather than wrap. `None` for anything else.
+fn parse_counter(
+    text: &str,
+    counter: Counter,
+    repairs: Option<&mut Vec<FenRepair>>,
+) -> Option<u16> {
+    let digits = text.strip_prefix('+').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let value = digits.bytes().fold(0u64, |v, b| {
+        v.saturating_mul(10).saturating_add(u64::from(b - b'0'))
+    });
+    match u16::try_from(value) {
+        Ok(v) => Some(v),
+        Err(_) => {
+            if let Some(r) = repairs {
+                r.push(FenRepair::CounterSaturated {
+                    counter,
+                    given: text.to_string(),
+                });
+            }
+            Some(u16::MAX)
+        }
+    }
+}
+
 fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 8 {
@@ -275,7 +328,11 @@ fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
     pos.seat_kings().map_err(FenError::MissingKing)
 }
 
-fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
+fn parse_castling(
+    pos: &mut Position,
+    field: &str,
+    mut repairs: Option<&mut Vec<FenRepair>>,
+) -> Result<(), FenError> {
     if field == "-" {
         return Ok(());
     }
@@ -283,77 +340,110 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         return Err(FenError::BadCastling(field.to_string()));
     }
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let king = pos.king(color);
-        let back_rank = if color == Color::White { 0 } else { 7 };
-        if king.rank() != back_rank {
-            return Err(FenError::CastlingContradictsPieces(c));
-        }
-        let rook_piece = Piece::new(color, Kind::Rook);
-        let rook = match c.to_ascii_lowercase() {
-            'k' | 'q' => {
-                let king_side = c.eq_ignore_ascii_case(&'k');
-                let rook = pos
-                    .outermost_rook(color, king_side)
-                    .ok_or(FenError::CastlingContradictsPieces(c))?;
-                if !pos.chess960
-                    && (king.file() != 4 || rook.file() != if king_side { 7 } else { 0 })
-                {
-                    return Err(FenError::CastlingContradictsPieces(c));
+        match castling_right(pos, c) {
+            Ok(Some((right, king, rook))) => {
+                if pos.castling & right != 0 {
+                    match repairs.as_deref_mut() {
+                        Some(r) => r.push(FenRepair::CastlingRightDropped {
+                            right: c,
+                            fault: CastlingFault::Repeated,
+                        }),
+                        None => return Err(FenError::BadCastling(field.to_string())),
+                    }
+                    continue;
                 }
-                rook
+                pos.grant_castling(right, king, rook);
             }
-            f @ 'a'..='h' => {
-                pos.chess960 = true;
-                let sq = Square::from_coords(f as u8 - b'a', back_rank);
-                if pos.piece_at(sq) != rook_piece || sq == king {
-                    return Err(FenError::CastlingContradictsPieces(c));
-                }
-                sq
-            }
-            _ => return Err(FenError::BadCastling(field.to_string())),
-        };
-        let king_side = rook.file() > king.file();
-        let right = match (color, king_side) {
-            (Color::White, true) => rights::WHITE_KING_SIDE,
-            (Color::White, false) => rights::WHITE_QUEEN_SIDE,
-            (Color::Black, true) => rights::BLACK_KING_SIDE,
-            (Color::Black, false) => rights::BLACK_QUEEN_SIDE,
-        };
-        if pos.castling & right != 0 {
-            return Err(FenError::BadCastling(field.to_string()));
+            Ok(None) => return Err(FenError::BadCastling(field.to_string())),
+            Err(fault) => match repairs.as_deref_mut() {
+                Some(r) => r.push(FenRepair::CastlingRightDropped { right: c, fault }),
+                None => return Err(FenError::CastlingContradictsPieces(c)),
+            },
         }
-        pos.grant_castling(right, king, rook);
     }
     Ok(())
 }
 
-fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
+/// The right a castling letter grants, with its king and rook squares; `Ok(None)` for a
+/// letter that means nothing, `Err` when the pieces are not where the right needs them.
+/// A file letter (Shredder-FEN) switches the position to Chess960.
+fn castling_right(
+    pos: &mut Position,
+    c: char,
+) -> Result<Option<(u8, Square, Square)>, CastlingFault> {
+    let color = if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let king = pos.king(color);
+    let back_rank = if color == Color::White { 0 } else { 7 };
+    let lower = c.to_ascii_lowercase();
+    if !matches!(lower, 'k' | 'q' | 'a'..='h') {
+        return Ok(None);
+    }
+    if king.rank() != back_rank {
+        return Err(CastlingFault::KingOffBackRank(king));
+    }
+    let rook_piece = Piece::new(color, Kind::Rook);
+    let rook = match lower {
+        'k' | 'q' => {
+            let king_side = lower == 'k';
+            let corner = Square::from_coords(if king_side { 7 } else { 0 }, back_rank);
+            if !pos.chess960 && king.file() != 4 {
+                return Err(CastlingFault::KingOffStartSquare(king));
+            }
+            let rook = pos.outermost_rook(color, king_side);
+            match rook {
+                Some(r) if pos.chess960 || r == corner => r,
+                _ if pos.chess960 => return Err(CastlingFault::NoRookBesideKing),
+                _ => return Err(CastlingFault::NoRookOn(corner)),
+            }
+        }
+        f => {
+            let sq = Square::from_coords(f as u8 - b'a', back_rank);
+            if pos.piece_at(sq) != rook_piece || sq == king {
+                return Err(CastlingFault::NoRookOn(sq));
+            }
+            pos.chess960 = true;
+            sq
+        }
+    };
+    let king_side = rook.file() > king.file();
+    let right = match (color, king_side) {
+        (Color::White, true) => rights::WHITE_KING_SIDE,
+        (Color::White, false) => rights::WHITE_QUEEN_SIDE,
+        (Color::Black, true) => rights::BLACK_KING_SIDE,
+        (Color::Black, false) => rights::BLACK_QUEEN_SIDE,
+    };
+    Ok(Some((right, king, rook)))
+}
+
+fn parse_en_passant(
+    pos: &mut Position,
+    field: &str,
+    repairs: Option<&mut Vec<FenRepair>>,
+) -> Result<(), FenError> {
     if field == "-" {
         return Ok(());
     }
     let ep: Square = field
         .parse()
         .map_err(|_| FenError::BadEnPassant(field.to_string()))?;
-    let us = pos.side;
-    let them = us.flip();
-    let expected_rank = if us == Color::White { 5 } else { 2 };
-    let pushed = ep.offset(-us.forward());
-    let origin = ep.offset(us.forward());
-    let valid = ep.rank() == expected_rank
-        && pos.piece_at(ep).is_none()
-        && pushed.is_some_and(|s| pos.piece_at(s) == Piece::new(them, Kind::Pawn))
-        && origin.is_some_and(|s| pos.piece_at(s).is_none());
-    if !valid {
-        return Err(FenError::ImpossibleEnPassant(ep));
+    if let Err(fault) = en_passant_fault(pos, ep) {
+        return match repairs {
+            Some(r) => {
+                r.push(FenRepair::EnPassantDropped { square: ep, fault });
+                Ok(())
+            }
+            None => Err(FenError::ImpossibleEnPassant(ep)),
+        };
     }
-    // Keep the square only when a pawn can take, as `make` does, so keys agree.
+    // Keep the square only when a pawn can take, as `make` does, so keys agree. A square no
+    // pawn can use is not a fault: FEN records it after every double push.
+    let us = pos.side;
     let our_pawn = Piece::new(us, Kind::Pawn);
-    let pushed = pushed.unwrap_or(ep);
+    let pushed = ep.offset(-us.forward()).unwrap_or(ep);
     let can_take = [1, -1].iter().any(|&d| {
         pushed
             .offset(d)
@@ -361,6 +451,27 @@ fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
     });
     if can_take {
         pos.en_passant = Some(ep);
+    }
+    Ok(())
+}
+
+/// Why no double pawn push can have left `ep` as the en passant square, if none can.
+fn en_passant_fault(pos: &Position, ep: Square) -> Result<(), EnPassantFault> {
+    let us = pos.side;
+    let them = us.flip();
+    let expected_rank = if us == Color::White { 5 } else { 2 };
+    if ep.rank() != expected_rank {
+        return Err(EnPassantFault::WrongRank);
+    }
+    let pushed = ep.offset(-us.forward()).unwrap_or(ep);
+    let origin = ep.offset(us.forward()).unwrap_or(ep);
+    if pos.piece_at(pushed) != Piece::new(them, Kind::Pawn) {
+        return Err(EnPassantFault::NoPawnOn(pushed));
+    }
+    for sq in [ep, origin] {
+        if pos.piece_at(sq).is_some() {
+            return Err(EnPassantFault::Occupied(sq));
+        }
     }
     Ok(())
 }

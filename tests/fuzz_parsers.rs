@@ -1,6 +1,6 @@
 //! Fuzzing the text parsers: FEN (standard and Chess960 mode), UCI move text, square names and
 //! perft suite files get random and mutated input. None may panic; every FEN that is accepted
-//! must give a consistent position whose `to_fen()` reads back to the same key, whose legal
+//! (read strictly, or repaired) must give a consistent position whose `to_fen()` reads back to the same key, whose legal
 //! moves agree with the independent mailbox generator, and whose moves survive make/unmake.
 //!
 //! About 120,000 cases in all (each test sets its count with `ProptestConfig::with_cases`);
@@ -93,6 +93,10 @@ fn check_accepted(pos: &Position) -> Result<(), String> {
 fn feed_all_parsers(text: &str) -> Result<(), TestCaseError> {
     for chess960 in [false, true] {
         if let Ok(pos) = Position::from_fen_with(text, chess960) {
+            check_accepted(&pos).map_err(TestCaseError::fail)?;
+        }
+        // A repaired position must be as sound as one read strictly.
+        if let Ok((pos, _)) = Position::from_fen_repaired(text, chess960) {
             check_accepted(&pos).map_err(TestCaseError::fail)?;
         }
     }
