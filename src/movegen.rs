@@ -507,31 +507,41 @@ impl Position {
             })
     }
 
-    /// The legal move whose UCI text is `text` (castling as `e1g1`, or `e1h1` in Chess960
-    /// mode; promotion letters in either case).
+    /// The legal move whose UCI text is `text` (promotion letters in either case). Castling is
+    /// read in both notations whatever the mode, so that every move ox88 prints comes back:
+    /// king takes rook (`e1h1`) always, and the king's target square (`e1g1`) when that is at
+    /// least two files away, so that it cannot be read as a king step.
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveError> {
         let lower = text.to_ascii_lowercase();
+        let malformed = || MoveError::Malformed(text.to_string());
         if !(4..=5).contains(&lower.len()) || !lower.is_ascii() {
-            return Err(MoveError::Malformed(text.to_string()));
+            return Err(malformed());
         }
-        let from: Square = lower[0..2]
-            .parse()
-            .map_err(|_| MoveError::Malformed(text.to_string()))?;
-        let to: Square = lower[2..4]
-            .parse()
-            .map_err(|_| MoveError::Malformed(text.to_string()))?;
+        let from: Square = lower[0..2].parse().map_err(|_| malformed())?;
+        let to: Square = lower[2..4].parse().map_err(|_| malformed())?;
         let promotion = match lower.as_bytes().get(4) {
             None => None,
             Some(&c) => match Kind::from_letter(c as char) {
                 Some(k @ (Kind::Knight | Kind::Bishop | Kind::Rook | Kind::Queen)) => Some(k),
-                _ => return Err(MoveError::Malformed(text.to_string())),
+                _ => return Err(malformed()),
             },
         };
-        let _ = (from, to);
-        self.legal_moves()
+        let legal = self.legal_moves();
+        let castle_matches = |m: &Move| {
+            let king_to = m.castle_king_target();
+            m.to() == to || (king_to == to && king_to.file().abs_diff(from.file()) >= 2)
+        };
+        legal
             .iter()
             .copied()
-            .find(|m| m.to_uci(self.chess960) == lower && m.promotion_kind() == promotion)
+            .filter(|m| m.from() == from && m.promotion_kind() == promotion)
+            .find(|m| {
+                if m.is_castle() {
+                    castle_matches(m)
+                } else {
+                    m.to() == to
+                }
+            })
             .ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
 }

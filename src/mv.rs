@@ -142,16 +142,21 @@ impl Move {
         Square::from_coords(file, self.from().rank())
     }
 
-    /// UCI text. Castling is `e1g1` in standard chess and king-takes-rook (`e1h1`) in Chess960.
+    /// UCI text. Castling is king-takes-rook (`e1h1`) in Chess960 and the king's target square
+    /// (`e1g1`) in standard chess, unless that square is less than two files from the king (a
+    /// Chess960 start played without the Chess960 option): then `b1c1` could be read as a king
+    /// step, and king-takes-rook is written in this mode too.
     pub fn to_uci(self, chess960: bool) -> String {
         if self.is_none() {
             return "0000".to_string();
         }
-        let to = if self.is_castle() && !chess960 {
-            self.castle_king_target()
-        } else {
-            self.to()
-        };
+        let king_to = self.castle_king_target();
+        let to =
+            if self.is_castle() && !chess960 && king_to.file().abs_diff(self.from().file()) >= 2 {
+                king_to
+            } else {
+                self.to()
+            };
         let mut s = format!("{}{}", self.from(), to);
         if let Some(k) = self.promotion_kind() {
             s.push(k.letter());
@@ -287,7 +292,11 @@ mod tests {
         let castle = Move::castle(sq("e1"), sq("h1"));
         assert_eq!(castle.to_uci(false), "e1g1");
         assert_eq!(castle.to_uci(true), "e1h1");
-        assert_eq!(Move::castle(sq("b8"), sq("a8")).to_uci(false), "b8c8");
+        assert_eq!(Move::castle(sq("b8"), sq("h8")).to_uci(false), "b8g8");
+        // The king's target one file away would read as a king step: king takes rook instead.
+        assert_eq!(Move::castle(sq("b8"), sq("a8")).to_uci(false), "b8a8");
+        assert_eq!(Move::castle(sq("f1"), sq("h1")).to_uci(false), "f1h1");
+        assert_eq!(Move::castle(sq("g1"), sq("h1")).to_uci(false), "g1h1");
         assert!(Move::en_passant(sq("e5"), sq("d6")).is_capture());
     }
 
