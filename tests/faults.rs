@@ -1,0 +1,913 @@
+//! Issue 13: the inputs with which real GUIs, runners and people made ox88 lose games, each
+//! driven over pipes against the binary, asserting what a user expects (the issue's right-hand
+//! column). One test per row A–L of the issue's table, then the edges: a closed stdout, a
+//! perft suite that checks nothing, `go perft` and `bench` blocking the UCI loop, and the
+//! `Debug Log File` option.
+//!
+//! `OX88_BIN=path cargo test --release --test faults` runs them against another build.
+
+mod common;
+
+use common::{
+    bestmove_of, last_score, legal_moves_of, median, on_ci, timing_lock, Ox88, Score, LONG,
+};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// A position with Black to move: a `go` answered from it after a rejected `position` with
+/// White to move is a move from a stale position.
+const BLACK_TO_MOVE: &str = "position startpos moves e2e4";
+
+/// The move of `line`, checked legal in `fen` as ox88 writes moves in that mode.
+fn assert_legal(e: &Ox88, line: &str, fen: &str, chess960: bool, context: &str) {
+    let mv = bestmove_of(line);
+    if !legal_moves_of(fen, chess960).iter().any(|m| m == mv) {
+        e.fail(&format!("{context}: '{line}' is not a legal move in {fen}"));
+    }
+}
+
+// --- A: repairable and unusable FENs ---------------------------------------------------------
+
+#[test]
+fn a_repairable_fen_is_repaired_reported_and_played() {
+    let mut e = Ox88::start();
+    for (fen, repaired, token) in [
+        // A castling right without its rook (the issue's example).
+        (
+            "r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K1R1 w Qkq - 0 1",
+            "'K'",
+        ),
+        // An en passant square with no pawn in front of it.
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+            STARTPOS,
+            "e6",
+        ),
+        // An en passant square on the wrong rank for the side to move.
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+            "e3",
+        ),
+    ] {
+        e.send(BLACK_TO_MOVE);
+        e.send(&format!("position fen {fen}"));
+        let said = e.expect(LONG, "info string");
+        if !said.contains(token) {
+            e.fail(&format!(
+                "the repair of {fen} is not reported by name ({token})"
+            ));
+        }
+        e.send("go depth 4");
+        let best = e.bestmove(LONG);
+        assert_legal(
+            &e,
+            &best,
+            repaired,
+            false,
+            &format!("after the repairable {fen}"),
+        );
+        let now = e.fen();
+        if now != repaired {
+            e.fail(&format!(
+                "{fen} should read as {repaired}, the engine has {now}"
+            ));
+        }
+    }
+    e.assert_healthy();
+}
+
+#[test]
+fn a_rejected_position_answers_bestmove_0000_until_a_good_one_arrives() {
+    let mut e = Ox88::start();
+    for bad in [
+        "position fen 8/8/8/8/8/8/8/4K3 w - - 0 1",
+        "position fen 4k2P/8/8/8/8/8/8/4K3 w - - 0 1",
+        "position fen 4k2R/8/8/8/8/8/8/4K3 w - - 0 1",
+        "position fen hello",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e4 0000 d2d4",
+    ] {
+        e.send(BLACK_TO_MOVE);
+        e.send(bad);
+        e.expect(LONG, "info string");
+        for go in ["go depth 3", "go wtime 1000 btime 1000", "go movetime 50"] {
+            e.send(go);
+            let best = e.bestmove(LONG);
+            if best != "bestmove 0000" {
+                e.fail(&format!("after '{bad}', '{go}' must answer bestmove 0000"));
+            }
+        }
+        // A good position ends it.
+        e.send("position startpos");
+        e.send("go depth 2");
+        let best = e.bestmove(LONG);
+        assert_legal(&e, &best, STARTPOS, false, "after a good position");
+    }
+    e.assert_healthy();
+}
+
+// --- B: every move ox88 prints comes back ----------------------------------------------------
+
+/// For each FEN and each value of `UCI_Chess960`: every move `go perft 1` prints, and the
+/// castling `bestmove` of a search restricted to it, are accepted in `position … moves`.
+#[test]
+fn b_every_move_ox88_prints_is_accepted_back() {
+    let mut e = Ox88::start();
+    for chess960 in [false, true] {
+        e.send(&format!("setoption name UCI_Chess960 value {chess960}"));
+        for fen in [
+            "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1",
+            "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1",
+        ] {
+            e.send(&format!("position fen {fen}"));
+            e.send("go perft 1");
+            let lines = e.until(LONG, "Nodes searched", |l| l.starts_with("Nodes searched"));
+            let printed: Vec<String> = lines
+                .iter()
+                .filter_map(|l| l.split_once(": ").map(|(m, _)| m.to_string()))
+                .filter(|m| m.len() >= 4 && !m.contains(' '))
+                .collect();
+            if printed.is_empty() {
+                e.fail("go perft 1 printed no moves");
+            }
+            for mv in &printed {
+                e.send(&format!("position fen {fen} moves {mv}"));
+                e.send("isready");
+                let answer = e.until(LONG, "readyok", |l| l == "readyok");
+                if answer.iter().any(|l| l.starts_with("info string")) {
+                    e.fail(&format!(
+                        "'{mv}', printed by go perft, is refused (UCI_Chess960 {chess960})"
+                    ));
+                }
+            }
+            // The castle a search prints: restrict the root to each king move (castling too).
+            let king_moves: Vec<&String> = printed
+                .iter()
+                .filter(|m| m.starts_with(&fen_king_square(fen)))
+                .collect();
+            for mv in king_moves {
+                e.send(&format!("position fen {fen}"));
+                e.send(&format!("go depth 2 searchmoves {mv}"));
+                let best = e.bestmove(LONG);
+                let back = bestmove_of(&best).to_string();
+                e.send(&format!("position fen {fen} moves {back}"));
+                e.send("isready");
+                let answer = e.until(LONG, "readyok", |l| l == "readyok");
+                if answer.iter().any(|l| l.starts_with("info string")) {
+                    e.fail(&format!("'{back}', printed as bestmove, is refused"));
+                }
+            }
+        }
+    }
+    e.assert_healthy();
+}
+
+/// The white king's square of a FEN with White to move (for picking king moves and castles).
+fn fen_king_square(fen: &str) -> String {
+    let pos = ox88::Position::from_fen(fen).expect("fen");
+    pos.king(ox88::Color::White).to_string()
+}
+
+// --- C: infinite wins ------------------------------------------------------------------------
+
+#[test]
+fn c_infinite_wins_over_every_limit() {
+    let _t = timing_lock();
+    let mut e = Ox88::start();
+    for go in [
+        "go infinite movetime 200",
+        "go movetime 200 infinite",
+        "go infinite wtime 300 btime 300",
+        "go infinite depth 2",
+        "go infinite nodes 1000",
+    ] {
+        e.send("position startpos");
+        e.send(go);
+        e.assert_no_bestmove_for(Duration::from_millis(600), go);
+        e.send("stop");
+        let best = e.bestmove(LONG);
+        assert_legal(&e, &best, STARTPOS, false, go);
+    }
+    e.assert_healthy();
+}
+
+// --- D: movestogo 0 or negative --------------------------------------------------------------
+
+#[test]
+fn d_movestogo_zero_or_negative_is_sudden_death() {
+    let _t = timing_lock();
+    let mut e = Ox88::start();
+    // Sudden death on a 5 s clock spends a few hundred ms; "the last move before the control"
+    // would spend 3 to 4.5 s.
+    let limit = Duration::from_millis(1500);
+    for mtg in ["0", "-3"] {
+        e.send("position startpos");
+        let go = format!("go wtime 5000 btime 5000 movestogo {mtg}");
+        e.send(&go);
+        match e.wait_for(limit, "bestmove") {
+            Some((_, best)) => assert_legal(&e, &best, STARTPOS, false, &go),
+            None => {
+                e.send("stop");
+                e.bestmove(LONG);
+                e.fail(&format!(
+                    "'{go}' spent more than {limit:?} of a 5 s clock on one move: movestogo {mtg} must read as absent"
+                ));
+            }
+        }
+    }
+    e.assert_healthy();
+}
+
+// --- E: ponderhit during a normal search -----------------------------------------------------
+
+#[test]
+fn e_ponderhit_during_a_normal_search_is_ignored() {
+    let _t = timing_lock();
+    let mut e = Ox88::start();
+    let sent = e.send("go movetime 500");
+    let mut answer = None;
+    for at_ms in [150u64, 300, 450, 600, 750, 900, 1050, 1200] {
+        let at = sent + Duration::from_millis(at_ms);
+        if let Some(got) = e.wait_for(at.saturating_duration_since(Instant::now()), "bestmove") {
+            answer = Some(got);
+            break;
+        }
+        e.send("ponderhit");
+    }
+    let (when, best) = match answer {
+        Some(a) => a,
+        None => match e.wait_for(LONG, "bestmove") {
+            Some(a) => a,
+            None => e.fail("no bestmove"),
+        },
+    };
+    assert_legal(&e, &best, STARTPOS, false, "go movetime 500");
+    let took = when.duration_since(sent);
+    if took > Duration::from_millis(800) {
+        e.fail(&format!(
+            "go movetime 500 answered after {took:?}: ponderhit restarted its clock"
+        ));
+    }
+    // A real ponder search still turns into a timed one at ponderhit.
+    e.send("go ponder movetime 300");
+    e.assert_no_bestmove_for(Duration::from_millis(400), "go ponder before ponderhit");
+    let hit = e.send("ponderhit");
+    let Some((when, best)) = e.wait_for(LONG, "bestmove") else {
+        e.fail("no bestmove after ponderhit");
+    };
+    assert_legal(&e, &best, STARTPOS, false, "go ponder movetime 300");
+    let took = when.duration_since(hit);
+    if took > Duration::from_millis(800) {
+        e.fail(&format!(
+            "bestmove {took:?} after ponderhit of a 300 ms search"
+        ));
+    }
+}
+
+// --- F: ucinewgame with a large hash ---------------------------------------------------------
+
+/// CPU time (user + system, clock ticks) of the whole process and of its busiest live thread.
+#[cfg(target_os = "linux")]
+fn cpu_ticks(pid: u32) -> (u64, std::collections::HashMap<String, u64>) {
+    fn ticks(stat: &str) -> u64 {
+        // Fields after the command name (which may hold spaces) start at field 3, "state".
+        let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        let get = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+        get(11) + get(12)
+    }
+    let total = ticks(&std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default());
+    let mut threads = std::collections::HashMap::new();
+    if let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        for entry in dir.flatten() {
+            let tid = entry.file_name().to_string_lossy().into_owned();
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            threads.insert(tid, ticks(&stat));
+        }
+    }
+    (total, threads)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn f_ucinewgame_clears_a_large_table_with_all_threads() {
+    let _t = timing_lock();
+    let mut e = Ox88::start();
+    e.send("setoption name Hash value 1024");
+    e.send("setoption name Threads value 2");
+    e.ready();
+    e.send("go depth 6");
+    e.bestmove(LONG);
+    // The first clear also faults the table's pages in; measure the second.
+    e.send("ucinewgame");
+    e.ready();
+    let pid = e.child.id();
+    let (total0, threads0) = cpu_ticks(pid);
+    e.send("ucinewgame");
+    e.ready();
+    let (total1, threads1) = cpu_ticks(pid);
+    let work = total1.saturating_sub(total0);
+    let busiest = threads1
+        .iter()
+        .map(|(tid, t)| t.saturating_sub(threads0.get(tid).copied().unwrap_or(0)))
+        .max()
+        .unwrap_or(0);
+    // Either (nearly) no work at all, or no thread did more than 60 % of it.
+    if work > 3 && busiest * 10 > work * 6 {
+        e.fail(&format!(
+            "clearing 1 GB took {work} ticks of CPU, {busiest} of them on one thread: clear with all threads"
+        ));
+    }
+}
+
+/// Finished before readyok: the search right after it finds an empty table.
+#[test]
+fn f_ucinewgame_is_finished_before_readyok() {
+    let mut e = Ox88::start();
+    e.send("setoption name Hash value 1");
+    e.send("go nodes 200000");
+    let lines = e.search_lines(LONG);
+    let full = hashfull(&lines);
+    if full < 100 {
+        e.fail(&format!(
+            "the table did not fill (hashfull {full}): the check below would prove nothing"
+        ));
+    }
+    e.send("ucinewgame");
+    e.ready();
+    e.send("go depth 1");
+    let lines = e.search_lines(LONG);
+    let full = hashfull(&lines);
+    if full > 5 {
+        e.fail(&format!(
+            "after ucinewgame and readyok the table is not empty (hashfull {full})"
+        ));
+    }
+}
+
+fn hashfull(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let i = t.iter().position(|x| *x == "hashfull")?;
+            t.get(i + 1)?.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+// --- G: counters beyond 65,535 ---------------------------------------------------------------
+
+/// After `position` (a line): the FEN if the engine took it, `None` if it refused it with an
+/// `info string`.
+fn taken_fen(e: &mut Ox88, position: &str) -> Option<String> {
+    e.send(BLACK_TO_MOVE);
+    e.send(position);
+    e.send("isready");
+    let said = e.until(LONG, "readyok", |l| l == "readyok");
+    e.assert_healthy();
+    let fen = e.fen();
+    let previous = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    if said.iter().any(|l| l.starts_with("info string")) && fen == previous {
+        return None;
+    }
+    Some(fen)
+}
+
+#[test]
+fn g_counters_beyond_u16_saturate_or_are_refused_never_wrap() {
+    let mut e = Ox88::start();
+    for position in [
+        // Counters at the top of the range, then four moves: both pass 65,535.
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 65535 65535 moves e1e2 e8e7 e2e1 e7e8",
+        // Counters beyond the range in the FEN itself.
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 70000 99999999999",
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 70000 99999999999 moves e1e2 e8e7",
+    ] {
+        match taken_fen(&mut e, position) {
+            Some(fen) => {
+                let counters: Vec<u64> = fen
+                    .split_whitespace()
+                    .skip(4)
+                    .filter_map(|f| f.parse().ok())
+                    .collect();
+                if counters != [65_535, 65_535] {
+                    e.fail(&format!(
+                        "'{position}': the counters did not saturate: {fen}"
+                    ));
+                }
+                e.send("go depth 3");
+                let best = e.bestmove(LONG);
+                assert_legal(&e, &best, &fen, false, position);
+            }
+            None => {
+                e.send("go depth 3");
+                if e.bestmove(LONG) != "bestmove 0000" {
+                    e.fail("a refused position must answer bestmove 0000");
+                }
+            }
+        }
+    }
+    e.assert_healthy();
+}
+
+// --- H: extreme numbers ----------------------------------------------------------------------
+
+/// Mate in 2 (Nf6+ gxf6, Bxf7#) among many pieces.
+const MATE_IN_2: &str = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+
+#[test]
+fn h_extreme_go_values_are_clamped_and_answered() {
+    let mut e = Ox88::start();
+    // `go mate N` for any N at least 2 stops once the mate in 2 is found, as `go mate 2` does.
+    for go in [
+        "go mate 2",
+        "go mate 2000000000",
+        "go mate 4294967295",
+        "go mate 99999999999999999999",
+    ] {
+        e.send(&format!("position fen {MATE_IN_2}"));
+        e.send(go);
+        let Ok(lines) = e.try_until(Duration::from_secs(5), |l| l.starts_with("bestmove")) else {
+            e.send("stop");
+            e.bestmove(LONG);
+            e.fail(&format!("'{go}' did not stop once the mate in 2 was found"));
+        };
+        let best = lines.last().cloned().unwrap_or_default();
+        if bestmove_of(&best) != "d5f6" {
+            e.fail(&format!("'{go}': {best}"));
+        }
+        match last_score(&lines) {
+            Some((depth, Score::Mate(2))) if depth <= 10 => {}
+            other => e.fail(&format!(
+                "'{go}': last depth and score {other:?}; the search must stop at the mate"
+            )),
+        }
+    }
+    // Unbounded-looking limits: the engine searches, and answers `stop`.
+    for go in [
+        "go depth 4294967295",
+        "go nodes 18446744073709551615",
+        "go movetime 9223372036854775807",
+        "go wtime 9223372036854775807 btime 9223372036854775807 winc 9223372036854775807 binc 9223372036854775807",
+    ] {
+        e.send("position startpos");
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(200));
+        e.send("stop");
+        let best = e.bestmove(LONG);
+        assert_legal(&e, &best, STARTPOS, false, go);
+        e.assert_healthy();
+    }
+    // Zero, negative and absurd values that limit the search: an answer at once.
+    for go in [
+        "go movetime 0",
+        "go wtime 0 btime 0",
+        "go wtime -1000 btime -1000 winc -100 binc -100",
+        "go wtime 1000 btime 1000 movestogo 4294967295",
+        "go wtime 1000 btime 1000 winc -9223372036854775808",
+        "go nodes 0",
+        "go depth 0",
+        "go mate 0",
+    ] {
+        e.send("position startpos");
+        e.send(go);
+        let best = e.bestmove(Duration::from_secs(3));
+        assert_legal(&e, &best, STARTPOS, false, go);
+        e.assert_healthy();
+    }
+}
+
+// --- I: a go the parser rejects --------------------------------------------------------------
+
+#[test]
+fn i_a_rejected_go_still_answers_bestmove() {
+    let mut e = Ox88::start();
+    for (go, token) in [
+        ("go wtime abc", "abc"),
+        ("go wtime 1000 btime abc", "abc"),
+        ("go depth x", "x"),
+        ("go movetime", "movetime"),
+        ("go movetime 300 depth", "depth"),
+        ("go depth 3 frobnicate 3", "frobnicate"),
+        ("go wtime 1000 btime 1000 searchmoves e2e5", "e2e5"),
+        ("go wtime 1000 btime 1000 mate -3", "-3"),
+    ] {
+        e.send("position startpos");
+        e.send(go);
+        let lines = e.until(
+            Duration::from_secs(5),
+            &format!("bestmove after '{go}'"),
+            |l| l.starts_with("bestmove"),
+        );
+        if !lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains(token))
+        {
+            e.fail(&format!("'{go}': no info string naming '{token}'"));
+        }
+        let best = lines.last().cloned().unwrap_or_default();
+        assert_legal(&e, &best, STARTPOS, false, go);
+        e.assert_no_bestmove_for(Duration::from_millis(100), "a second bestmove");
+    }
+}
+
+// --- J: stop latency -------------------------------------------------------------------------
+
+/// `stop` to `bestmove` of `go infinite` after `after` of search; all trials.
+fn stop_latencies(threads: usize, trials: usize, after: Duration) -> Vec<Duration> {
+    let mut e = Ox88::start();
+    e.send(&format!("setoption name Threads value {threads}"));
+    e.ready();
+    let mut out = Vec::new();
+    for _ in 0..trials {
+        e.send("position startpos moves e2e4 e7e5 g1f3");
+        e.send("go infinite");
+        std::thread::sleep(after);
+        let sent = e.send("stop");
+        let Some((at, _)) = e.wait_for(Duration::from_secs(30), "bestmove") else {
+            e.fail(&format!("no bestmove 30 s after stop at {threads} threads"));
+        };
+        out.push(at.duration_since(sent));
+    }
+    e.assert_healthy();
+    out
+}
+
+#[test]
+fn j_stop_lands_within_milliseconds_at_any_thread_count() {
+    let _t = timing_lock();
+    // Generous for a loaded 2-core machine; a stop that takes seconds fails at once.
+    let scale = if on_ci() { 2 } else { 1 };
+    for (threads, bound_ms) in [(1usize, 50u64), (2, 50), (256, 200)] {
+        let bound = Duration::from_millis(bound_ms * scale);
+        // The first trial includes starting the helpers: a GUI's first move pays it too.
+        let mut lat = stop_latencies(threads, 4, Duration::from_millis(200));
+        let worst = *lat.iter().max().unwrap_or(&Duration::ZERO);
+        let med = median(&mut lat);
+        assert!(
+            worst <= bound,
+            "stop at {threads} threads: worst {worst:?}, median {med:?}, all {lat:?}; bound {bound:?}"
+        );
+    }
+}
+
+// --- K: repetitions reaching back before the root --------------------------------------------
+
+/// White's queen up; after Qc1 Kg8 Qb1 Black's Kh8 repeats the first position once.
+const REPEAT_ONCE: &str = "position fen 7k/8/8/8/8/8/8/1Q5K w - - 0 1 moves b1c1 h8g8 c1b1";
+
+#[test]
+fn k_one_earlier_occurrence_before_the_root_is_no_draw() {
+    let mut e = Ox88::start();
+    e.send(REPEAT_ONCE);
+    e.send("go depth 6");
+    let lines = e.search_lines(LONG);
+    match last_score(&lines) {
+        Some((_, Score::Cp(cp))) if cp < -300 => {}
+        Some((_, Score::Mate(m))) if m < 0 => {}
+        other => e.fail(&format!(
+            "Black, a queen down, is scored {other:?}: a position seen once before the root is no draw"
+        )),
+    }
+}
+
+#[test]
+fn k_two_earlier_occurrences_make_the_third_a_draw() {
+    let mut e = Ox88::start();
+    e.send("position fen 7k/8/8/8/8/8/8/1Q5K w - - 0 1 moves b1c1 h8g8 c1b1 g8h8 b1c1 h8g8 c1b1");
+    e.send("go depth 6");
+    let lines = e.search_lines(LONG);
+    let best = lines.last().cloned().unwrap_or_default();
+    if bestmove_of(&best) != "g8h8" || last_score(&lines).map(|(_, s)| s) != Some(Score::Cp(0)) {
+        e.fail("Black should claim the third occurrence with Kh8, scored 0");
+    }
+}
+
+// --- L: the fifty-move rule at the edge ------------------------------------------------------
+
+const QUEEN_UP: &str = "7k/8/8/8/8/8/8/1Q5K w - -";
+
+#[test]
+fn l_clock_at_98_every_line_is_a_draw_at_every_depth() {
+    let mut e = Ox88::start();
+    // White moves (99), any Black king move makes 100: a draw, as no mate is in reach.
+    for depth in 1..=5 {
+        e.send(&format!("position fen {QUEEN_UP} 98 80"));
+        e.send(&format!("go depth {depth}"));
+        let lines = e.search_lines(LONG);
+        match last_score(&lines) {
+            Some((_, Score::Cp(0))) => {}
+            other => e.fail(&format!(
+                "clock 98, depth {depth}: score {other:?}, expected a draw (cp 0)"
+            )),
+        }
+    }
+}
+
+#[test]
+fn l_a_mate_on_the_hundredth_half_move_is_a_mate() {
+    let mut e = Ox88::start();
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
+    e.send("go depth 3");
+    let lines = e.search_lines(LONG);
+    let best = lines.last().cloned().unwrap_or_default();
+    if bestmove_of(&best) != "a1a8" || last_score(&lines).map(|(_, s)| s) != Some(Score::Mate(1)) {
+        e.fail("Ra8 mates on the hundredth half-move: mate 1");
+    }
+}
+
+#[test]
+fn l_table_entries_are_not_trusted_across_the_clock() {
+    let mut e = Ox88::start();
+    // Entries of a search far from the clock must not win a search near it, and back.
+    e.send(&format!("position fen {QUEEN_UP} 0 80"));
+    e.send("go depth 10");
+    e.search_lines(LONG);
+    e.send(&format!("position fen {QUEEN_UP} 98 80"));
+    e.send("go depth 4");
+    let lines = e.search_lines(LONG);
+    if last_score(&lines).map(|(_, s)| s) != Some(Score::Cp(0)) {
+        e.fail("clock 98 after a search at clock 0: expected a draw (cp 0)");
+    }
+    e.send("go depth 10");
+    e.search_lines(LONG);
+    e.send(&format!("position fen {QUEEN_UP} 0 80"));
+    e.send("go depth 6");
+    let lines = e.search_lines(LONG);
+    match last_score(&lines) {
+        Some((_, Score::Cp(cp))) if cp > 300 => {}
+        Some((_, Score::Mate(m))) if m > 0 => {}
+        other => e.fail(&format!(
+            "clock 0 after a search at clock 98: {other:?}, expected a win"
+        )),
+    }
+}
+
+// --- edges -----------------------------------------------------------------------------------
+
+/// `ox88 ARGS` with its stdout closed before it writes anything: it must exit 0, silently.
+fn run_with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(common::binary())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ox88");
+    drop(child.stdout.take());
+    let started = Instant::now();
+    let code = loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            break Some(status.code().unwrap_or(-1));
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let mut err = String::new();
+    if let Some(mut s) = child.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut s, &mut err);
+    }
+    (code, err)
+}
+
+#[test]
+fn edge_commands_exit_zero_without_a_panic_when_stdout_is_closed() {
+    for args in [
+        &["perft", "4"][..],
+        &["perft", "3", "--divide"],
+        &["perftree", "2", STARTPOS],
+        &["bench", "2"],
+    ] {
+        let (code, err) = run_with_closed_stdout(args);
+        assert!(
+            code == Some(0) && !err.contains("panicked"),
+            "ox88 {args:?} with stdout closed: exit {code:?}, stderr:\n{err}"
+        );
+    }
+    // As the issue found it in a shell.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("'{}' perft 5 | head -1", common::binary()))
+        .output()
+        .expect("sh");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "ox88 perft 5 | head -1:\n{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "Nodes searched: 4865609"
+    );
+}
+
+#[test]
+fn edge_uci_with_stdout_closed_quits_with_code_zero() {
+    let mut child = Command::new(common::binary())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ox88");
+    // The GUI died: its end of our stdout is gone, its end of our stdin stays open.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let started = Instant::now();
+    let mut code = None;
+    for line in ["uci", "isready", "go depth 20", "isready", "go infinite"] {
+        use std::io::Write;
+        if writeln!(stdin, "{line}")
+            .and_then(|_| stdin.flush())
+            .is_err()
+        {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    while started.elapsed() < Duration::from_secs(3) {
+        if let Ok(Some(status)) = child.try_wait() {
+            code = Some(status.code().unwrap_or(-1));
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if code.is_none() {
+        let _ = child.kill();
+    }
+    let _ = child.wait();
+    let mut err = String::new();
+    if let Some(mut s) = child.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut s, &mut err);
+    }
+    drop(stdin);
+    assert!(
+        code == Some(0) && !err.contains("panicked"),
+        "ox88 with its stdout closed must quit with code 0: exit {code:?}, stderr:\n{err}"
+    );
+}
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("ox88-faults-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn edge_a_perft_suite_that_checks_nothing_fails() {
+    // Published counts (startpos 20, 400, 8902; Kiwipete 48, 2039).
+    let counted = temp_path("counted.epd");
+    std::fs::write(
+        &counted,
+        format!(
+            "{STARTPOS} ;D1 20 ;D2 400 ;D3 8902\n\
+             r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 ;D1 48 ;D2 2039\n"
+        ),
+    )
+    .expect("write");
+    let uncounted = temp_path("uncounted.epd");
+    std::fs::write(
+        &uncounted,
+        format!("{STARTPOS}\n4k3/8/8/8/8/8/8/4K2R w K - 0 1\n"),
+    )
+    .expect("write");
+    let run = |args: &[&str]| {
+        let out = Command::new(common::binary())
+            .args(args)
+            .output()
+            .expect("run ox88");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let counted_s = counted.to_string_lossy().into_owned();
+    let uncounted_s = uncounted.to_string_lossy().into_owned();
+    let (ok, text) = run(&["perft-suite", &counted_s, "--max-nodes", "100000"]);
+    assert_eq!(
+        ok,
+        Some(0),
+        "a suite that checks something and passes:\n{text}"
+    );
+    for args in [
+        vec!["perft-suite", &counted_s, "--max-nodes", "1"],
+        vec!["perft-suite", &uncounted_s],
+    ] {
+        let (code, text) = run(&args);
+        assert!(
+            code.is_some_and(|c| c != 0),
+            "ox88 {args:?} checked nothing and must fail (exit {code:?}):\n{text}"
+        );
+    }
+    let _ = std::fs::remove_file(counted);
+    let _ = std::fs::remove_file(uncounted);
+}
+
+#[test]
+fn edge_go_perft_and_bench_do_not_block_isready_stop_or_quit() {
+    let _t = timing_lock();
+    let answer = Duration::from_millis(if on_ci() { 600 } else { 300 });
+    // Perft 7 of the start position takes far longer than any bound here.
+    let mut e = Ox88::start();
+    e.send("go perft 7");
+    std::thread::sleep(Duration::from_millis(100));
+    let sent = e.send("isready");
+    match e.wait_for(answer, "readyok") {
+        Some((at, _)) if at.duration_since(sent) <= answer => {}
+        _ => e.fail("isready during go perft is not answered"),
+    }
+    e.send("stop");
+    e.send("go depth 1");
+    if e.wait_for(Duration::from_secs(2), "bestmove").is_none() {
+        e.fail("stop does not end go perft");
+    }
+    e.send("go perft 7");
+    std::thread::sleep(Duration::from_millis(100));
+    let code = e.finish(true, Duration::from_secs(1));
+    assert_eq!(code, 0);
+
+    let mut e = Ox88::start();
+    e.send("bench 30");
+    std::thread::sleep(Duration::from_millis(100));
+    let sent = e.send("isready");
+    match e.wait_for(answer, "readyok") {
+        Some((at, _)) if at.duration_since(sent) <= answer => {}
+        _ => e.fail("isready during bench is not answered"),
+    }
+    let code = e.finish(true, Duration::from_secs(1));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn edge_debug_log_file_records_both_directions_with_timestamps() {
+    let path = temp_path("debug.log");
+    std::fs::write(&path, "an earlier session\n").expect("write");
+    let mut e = Ox88::start();
+    e.send("uci");
+    let lines = e.until(LONG, "uciok", |l| l == "uciok");
+    if !lines
+        .iter()
+        .any(|l| l.starts_with("option name Debug Log File type string"))
+    {
+        e.fail("no Debug Log File option");
+    }
+    e.send(&format!(
+        "setoption name Debug Log File value {}",
+        path.display()
+    ));
+    e.ready();
+    e.send("go depth 2");
+    e.bestmove(LONG);
+    e.send("setoption name Debug Log File value <empty>");
+    e.send("position startpos moves e2e4");
+    e.ready();
+    e.finish(true, Duration::from_secs(2));
+    let log = std::fs::read_to_string(&path).unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(
+        lines.first(),
+        Some(&"an earlier session"),
+        "the log is appended to:\n{log}"
+    );
+    let find = |text: &str| {
+        lines
+            .iter()
+            .filter(|l| l.ends_with(text))
+            .copied()
+            .collect::<Vec<&str>>()
+    };
+    let (inbound, outbound) = (find("isready"), find("readyok"));
+    assert_eq!(inbound.len(), 1, "one isready while logging:\n{log}");
+    assert_eq!(outbound.len(), 1, "one readyok while logging:\n{log}");
+    assert!(
+        lines.iter().any(|l| l.contains("bestmove ")),
+        "no bestmove in the log:\n{log}"
+    );
+    assert!(
+        !log.contains("e2e4"),
+        "logged after it was switched off:\n{log}"
+    );
+    // Timestamp and direction: what precedes the text has digits, and the marks differ.
+    let mark = |line: &str, text: &str| -> String {
+        let head = &line[..line.len() - text.len()];
+        assert!(
+            head.chars().any(|c| c.is_ascii_digit()),
+            "no timestamp: {line}"
+        );
+        head.chars().filter(|c| !c.is_ascii_digit()).collect()
+    };
+    let (a, b) = (mark(inbound[0], "isready"), mark(outbound[0], "readyok"));
+    assert_ne!(
+        a, b,
+        "input and output lines carry the same direction mark:\n{log}"
+    );
+}
