@@ -102,6 +102,13 @@ impl Ox88 {
         Instant::now()
     }
 
+    /// Writes a line; the moment it was written, or `None` if the engine's input is closed.
+    pub fn try_send(&mut self, line: &str) -> Option<Instant> {
+        self.log.push(format!("{} > {line}", self.stamp()));
+        self.try_send_raw(format!("{line}\n").as_bytes())
+            .then(Instant::now)
+    }
+
     /// Writes bytes as they are; false if the pipe is closed.
     pub fn try_send_raw(&mut self, bytes: &[u8]) -> bool {
         let Some(stdin) = self.stdin.as_mut() else {
