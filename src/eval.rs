@@ -1,6 +1,6 @@
 //! Static evaluation, from the side to move's point of view.
 //!
-//! Every term is a middle-game / end-game pair ([`Score`]) added for White and subtracted
+//! Every term is a middle-game / end-game pair ([`Tapered`]) added for White and subtracted
 //! for Black; the sum is blended by the game phase (24 with all pieces on, 0 with none):
 //!
 //! - material and piece-square values: `pos.psq()`, kept incrementally by make/unmake;
@@ -16,29 +16,30 @@
 
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
-use crate::psqt::{s, Score, PHASE};
+use crate::psqt::{s, Tapered, PHASE};
 use crate::square::{Square, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
+use crate::value::nominal;
 
 // --- weights (centipawns; tuned by tools/texel.rs on 260k positions of ox88 self-play, see README) ---
 
 /// Every evaluation weight, so that a tuner can vary them; the engine uses [`WEIGHTS`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
-    pub doubled: Score,
-    pub isolated: Score,
-    pub backward: Score,
+    pub doubled: Tapered,
+    pub isolated: Tapered,
+    pub backward: Tapered,
     /// Supported or phalanx pawn by relative rank (rank 2 = index 1).
-    pub connected: [Score; 8],
+    pub connected: [Tapered; 8],
     /// Passed pawn by relative rank (rank 2 = index 1).
-    pub passed: [Score; 8],
+    pub passed: [Tapered; 8],
     /// End-game weight per relative rank for king distance to a passer's stop square.
     pub passed_king: [i32; 8],
-    pub passed_blocked: Score,
+    pub passed_blocked: Tapered,
     /// Per reachable square, by kind (knight, bishop, rook, queen at 1..=4).
-    pub mobility: [Score; 6],
-    pub bishop_pair: Score,
-    pub rook_open: Score,
-    pub rook_semi_open: Score,
+    pub mobility: [Tapered; 6],
+    pub bishop_pair: Tapered,
+    pub rook_open: Tapered,
+    pub rook_semi_open: Tapered,
     pub tempo: i32,
     /// King-attack units per attacked square near the enemy king, by attacker kind.
     pub attack_units: [i32; 6],
@@ -46,7 +47,7 @@ pub struct Weights {
     pub shield_advanced: i32,
     pub king_open_file: i32,
     /// A knight, bishop, rook or queen attacked by an enemy pawn.
-    pub pawn_threat: Score,
+    pub pawn_threat: Tapered,
 }
 
 pub const WEIGHTS: Weights = Weights {
@@ -97,7 +98,7 @@ impl Weights {
     /// The tunable values in a fixed order (for tools/texel.rs).
     pub fn params_mut(&mut self) -> Vec<&mut i32> {
         let mut v: Vec<&mut i32> = Vec::new();
-        fn push_score<'a>(v: &mut Vec<&'a mut i32>, x: &'a mut Score) {
+        fn push_score<'a>(v: &mut Vec<&'a mut i32>, x: &'a mut Tapered) {
             v.push(&mut x.mg);
             v.push(&mut x.eg);
         }
@@ -137,7 +138,7 @@ pub struct PawnEntry {
     key: u64,
     valid: bool,
     /// White-minus-Black pawn structure score.
-    score: Score,
+    score: Tapered,
     /// Passed pawns per colour as 0x88 bits.
     passed: [u128; 2],
     /// Files holding pawns of each colour (bit f).
@@ -246,7 +247,7 @@ fn pawn_structure(pos: &Position, w: &Weights) -> PawnEntry {
         let us = c.index();
         let them = c.flip().index();
         let pawn = Piece::new(c, Kind::Pawn);
-        let mut score = Score::default();
+        let mut score = Tapered::default();
         for (f, &pawns_on_file) in ranks[us].iter().enumerate() {
             if pawns_on_file != 0 {
                 e.files[us] |= 1 << f;
@@ -325,13 +326,13 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     let wp = pos.count_of(Piece::new(Color::White, Kind::Pawn));
     let bp = pos.count_of(Piece::new(Color::Black, Kind::Pawn));
     let non_pawn = |c: Color| -> i32 {
-        pos.count_of(Piece::new(c, Kind::Knight)) as i32 * 320
-            + pos.count_of(Piece::new(c, Kind::Bishop)) as i32 * 330
-            + pos.count_of(Piece::new(c, Kind::Rook)) as i32 * 500
-            + pos.count_of(Piece::new(c, Kind::Queen)) as i32 * 950
+        pos.count_of(Piece::new(c, Kind::Knight)) as i32 * nominal(Kind::Knight)
+            + pos.count_of(Piece::new(c, Kind::Bishop)) as i32 * nominal(Kind::Bishop)
+            + pos.count_of(Piece::new(c, Kind::Rook)) as i32 * nominal(Kind::Rook)
+            + pos.count_of(Piece::new(c, Kind::Queen)) as i32 * nominal(Kind::Queen)
     };
     let (wnp, bnp) = (non_pawn(Color::White), non_pawn(Color::Black));
-    if wp + bp == 0 && wnp <= 330 && bnp <= 330 {
+    if wp + bp == 0 && wnp <= nominal(Kind::Bishop) && bnp <= nominal(Kind::Bishop) {
         return 0;
     }
 
@@ -378,7 +379,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     for c in [Color::White, Color::Black] {
         let us = c.index();
         let them = c.flip().index();
-        let mut score = Score::default();
+        let mut score = Tapered::default();
         let area = !(sides[us].occupied | sides[them].pawn_attacks);
         let enemy_zone = sides[them].king_zone;
         let mut attack_units = 0;
@@ -484,7 +485,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
             3
         };
     }
-    if scale == 16 && wnp == 330 && bnp == 330 {
+    if scale == 16 && wnp == nominal(Kind::Bishop) && bnp == nominal(Kind::Bishop) {
         let wb = pos.count_of(Piece::new(Color::White, Kind::Bishop));
         let bb = pos.count_of(Piece::new(Color::Black, Kind::Bishop));
         if wb == 1 && bb == 1 && opposite_bishops(pos) {

@@ -25,6 +25,7 @@ pub mod tactics;
 pub mod time;
 pub mod tt;
 pub mod uci;
+pub mod value;
 pub mod zobrist;
 
 pub use fen::FenError;

@@ -12,7 +12,7 @@
 
 use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
-use crate::psqt::{self, Score};
+use crate::psqt::{self, Tapered};
 use crate::square::Square;
 use crate::zobrist::{piece_key, KEYS};
 
@@ -88,7 +88,7 @@ pub struct Undo {
     halfmove: u16,
     key: u64,
     pawn_key: u64,
-    psq: Score,
+    psq: Tapered,
 }
 
 #[derive(Clone)]
@@ -112,7 +112,7 @@ pub struct Position {
     pub(crate) fullmove: u16,
     pub(crate) key: u64,
     pub(crate) pawn_key: u64,
-    pub(crate) psq: Score,
+    pub(crate) psq: Tapered,
     pub(crate) piece_count: [u8; 12],
     pub(crate) chess960: bool,
 }
@@ -136,7 +136,7 @@ impl Position {
             fullmove: 1,
             key: 0,
             pawn_key: 0,
-            psq: Score::default(),
+            psq: Tapered::default(),
             piece_count: [0; 12],
             chess960: false,
         }
@@ -204,7 +204,7 @@ impl Position {
     }
     /// Material plus piece-square score, White's point of view.
     #[inline(always)]
-    pub fn psq(&self) -> Score {
+    pub fn psq(&self) -> Tapered {
         self.psq
     }
     /// How many of `piece` are on the board.
@@ -567,10 +567,10 @@ impl Position {
     }
 
     /// Key, pawn key and score computed from scratch (for the consistency check).
-    pub fn recompute_key(&self) -> (u64, u64, Score) {
+    pub fn recompute_key(&self) -> (u64, u64, Tapered) {
         let mut key = 0;
         let mut pawn_key = 0;
-        let mut psq = Score::default();
+        let mut psq = Tapered::default();
         for sq in Square::all() {
             let p = self.board[sq.index()];
             if p.is_some() {

@@ -21,28 +21,14 @@ use crate::eval::{evaluate_cached, PawnTable};
 use crate::mv::{Move, MAX_MOVES};
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
-use crate::see::see_value;
-use crate::tt::{TranspositionTable, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use crate::time::TimeBudget;
+use crate::tt::TranspositionTable;
+use crate::value::{nominal, nominal_of, Bound, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use ordering::{OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE};
 use picker::MovePicker;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Mate scores are `MATE - ply`; anything beyond `MATE_BOUND` is a mate.
-pub const MATE: i32 = 32_000;
-pub const MATE_BOUND: i32 = MATE - 1_000;
-pub const INFINITY: i32 = MATE + 1;
-pub const MAX_PLY: usize = 128;
-
-/// Time allowed for one search, measured from the start (or from `ponderhit`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TimeBudget {
-    /// Do not start another iteration after this.
-    pub soft: Option<Duration>,
-    /// Abort the search at once after this.
-    pub hard: Option<Duration>,
-}
 
 /// What the GUI asked for with `go`.
 #[derive(Clone, Debug, Default)]
@@ -100,33 +86,6 @@ impl SharedControl {
             .map(|t| t.elapsed())
             .unwrap_or_default()
     }
-}
-
-/// A score as UCI reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    Centipawns(i32),
-    /// Mate in this many moves (negative: being mated).
-    Mate(i32),
-}
-
-impl Score {
-    pub fn from_internal(v: i32) -> Score {
-        if v > MATE_BOUND {
-            Score::Mate((MATE - v + 1) / 2)
-        } else if v < -MATE_BOUND {
-            Score::Mate(-(MATE + v) / 2)
-        } else {
-            Score::Centipawns(v)
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    Lower,
-    Upper,
 }
 
 /// Progress the search reports to the facade, which turns it into `info` lines.
@@ -635,7 +594,7 @@ impl Searcher {
             depth: depth as u32,
             seldepth: r.seldepth.max(depth as u32),
             multipv: index + 1,
-            score: Score::from_internal(score),
+            score: Score::from_value(score),
             bound,
             nodes: self.total_nodes(),
             time: control.elapsed(),
@@ -800,7 +759,7 @@ impl Searcher {
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && bound_settles(h.bound, h.score, alpha, beta) {
+            if !pv_node && h.depth >= depth && h.bound.settles(h.score, alpha, beta) {
                 return h.score;
             }
         }
@@ -989,7 +948,7 @@ impl Searcher {
             // Every move was pruned (cannot happen: the first move is never pruned).
             best = alpha;
         }
-        let bound = bound_of(best, original_alpha, beta);
+        let bound = Bound::of(best, original_alpha, beta);
         self.tt.store(key, best_move, best, depth, bound, ply);
         best
     }
@@ -1021,7 +980,7 @@ impl Searcher {
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         if let Some(h) = hit {
-            if !pv_node && bound_settles(h.bound, h.score, alpha, beta) {
+            if !pv_node && h.bound.settles(h.score, alpha, beta) {
                 return h.score;
             }
         }
@@ -1068,9 +1027,9 @@ impl Searcher {
                 }
                 // Delta pruning: even winning the victim (plus a margin) cannot reach alpha.
                 let victim = if m.is_en_passant() {
-                    100
+                    nominal(Kind::Pawn)
                 } else {
-                    see_value(pos.piece_at(m.to()))
+                    nominal_of(pos.piece_at(m.to()))
                 };
                 if !m.is_promotion() && stand + victim + 200 <= alpha {
                     continue;
@@ -1097,30 +1056,9 @@ impl Searcher {
                 }
             }
         }
-        let bound = bound_of(best, original_alpha, beta);
+        let bound = Bound::of(best, original_alpha, beta);
         self.tt.store(key, best_move, best, 0, bound, ply);
         best
-    }
-}
-
-/// Does a stored score with this bound settle the node against the window (alpha, beta)?
-fn bound_settles(bound: u8, score: i32, alpha: i32, beta: i32) -> bool {
-    match bound {
-        BOUND_EXACT => true,
-        BOUND_LOWER => score >= beta,
-        BOUND_UPPER => score <= alpha,
-        _ => false,
-    }
-}
-
-/// The bound a search result has against the window it was searched with.
-fn bound_of(best: i32, alpha: i32, beta: i32) -> u8 {
-    if best >= beta {
-        BOUND_LOWER
-    } else if best > alpha {
-        BOUND_EXACT
-    } else {
-        BOUND_UPPER
     }
 }
 

@@ -11,18 +11,7 @@ use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::Position;
 use crate::square::Square;
 use crate::tables::{delta_index, ATTACK, STEP};
-
-/// Exchange values (the king is "infinite": it may only capture last).
-pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
-
-#[inline(always)]
-pub fn see_value(p: Piece) -> i32 {
-    if p.is_none() {
-        0
-    } else {
-        SEE_VALUE[p.kind().index()]
-    }
-}
+use crate::value::{nominal, nominal_of};
 
 /// Squares (0x88 bits) already taken off the board during the exchange.
 type Removed = u128;
@@ -64,7 +53,7 @@ fn least_attacker(
         if hit == 0 {
             continue;
         }
-        let v = see_value(p);
+        let v = nominal_of(p);
         if v >= best_value {
             continue;
         }
@@ -92,17 +81,17 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gain[0] = if m.is_en_passant() {
         let captured = Square::from_index_unchecked((to.raw() as i8 - us.forward()) as u8);
         removed |= 1 << captured.raw();
-        SEE_VALUE[0]
+        nominal(Kind::Pawn)
     } else {
-        see_value(pos.piece_at(to))
+        nominal_of(pos.piece_at(to))
     };
     // The value now standing on `to`, which the next capture wins.
     let mut on_square = match m.promotion_kind() {
         Some(k) => {
-            gain[0] += SEE_VALUE[k.index()] - SEE_VALUE[0];
-            SEE_VALUE[k.index()]
+            gain[0] += nominal(k) - nominal(Kind::Pawn);
+            nominal(k)
         }
-        None => see_value(mover),
+        None => nominal_of(mover),
     };
     let mut side = us.flip();
     let mut d = 0;
@@ -121,7 +110,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
         if (-gain[d - 1]).max(gain[d]) < 0 {
             break; // neither side gains by going on
         }
-        on_square = see_value(p);
+        on_square = nominal_of(p);
         removed |= 1 << sq.raw();
         side = side.flip();
     }

@@ -8,7 +8,9 @@
 use crate::mv::Move;
 use crate::piece::Kind;
 use crate::position::Position;
-use crate::search::{Report, Score, SearchLimits, Searcher, SharedControl, TimeBudget};
+use crate::search::{Report, SearchLimits, Searcher, SharedControl};
+use crate::time::TimeBudget;
+use crate::value::Score;
 use std::io::Write;
 use std::time::Duration;
 
@@ -155,7 +157,7 @@ pub fn solve(searcher: &mut Searcher, rec: &Record, ms: u64) -> Result<Solved, S
         if let Report::Iteration {
             score: s,
             multipv: 1,
-            bound: crate::search::Bound::Exact,
+            bound: crate::value::Bound::Exact,
             ..
         } = r
         {

@@ -6,8 +6,16 @@
 //! overhead (or negative, as some GUIs send) give a 1 ms budget: a legal move at once.
 
 use crate::piece::Color;
-use crate::search::TimeBudget;
 use std::time::Duration;
+
+/// Time allowed for one search, measured from the start (or from `ponderhit`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Do not start another iteration after this.
+    pub soft: Option<Duration>,
+    /// Abort the search at once after this.
+    pub hard: Option<Duration>,
+}
 
 /// The clock part of a `go` command, in milliseconds as sent (negative values allowed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

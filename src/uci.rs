@@ -26,7 +26,8 @@ use crate::engine::{
     MAX_THREADS,
 };
 use crate::mv::Move;
-use crate::search::{Bound, Report, Score};
+use crate::search::Report;
+use crate::value::{Bound, Score};
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};

@@ -12,7 +12,8 @@
 //!
 //! `cargo run --release --example datagen -- BOOK.epd OUT.txt [--nodes N] [--from I] [--count C]`
 
-use ox88::search::{insufficient_material, Report, Score, SearchLimits, Searcher, SharedControl};
+use ox88::search::{insufficient_material, Report, SearchLimits, Searcher, SharedControl};
+use ox88::value::Score;
 use ox88::Position;
 use std::io::Write;
 

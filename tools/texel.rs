@@ -21,7 +21,7 @@
 
 use ox88::eval::{evaluate_with_weights, Weights, WEIGHTS};
 use ox88::piece::{Color, Kind, Piece};
-use ox88::psqt::{Score, PHASE};
+use ox88::psqt::{Tapered, PHASE};
 use ox88::see::see;
 use ox88::tactics::san;
 use ox88::Position;
@@ -144,7 +144,7 @@ fn read_datagen(text: &str, out: &mut Vec<Sample>) {
 #[derive(Clone, Debug)]
 struct Params {
     weights: Weights,
-    material: [Score; 6],
+    material: [Tapered; 6],
 }
 
 impl Params {
@@ -159,7 +159,7 @@ impl Params {
 }
 
 /// The material correction blended by phase as the evaluation does (White's view).
-fn material_correction(pos: &Position, material: &[Score; 6]) -> f64 {
+fn material_correction(pos: &Position, material: &[Tapered; 6]) -> f64 {
     let (mut mg, mut eg, mut phase) = (0, 0, 0);
     for kind in [
         Kind::Pawn,
@@ -265,7 +265,7 @@ fn main() {
     }
     let mut p = Params {
         weights: WEIGHTS.clone(),
-        material: [Score::default(); 6],
+        material: [Tapered::default(); 6],
     };
     let k = fit_k(&samples, &p, threads);
     let mut best = error(&samples, &p, k, threads);

@@ -9,8 +9,9 @@
 use crate::mv::Move;
 use crate::piece::{Kind, Piece};
 use crate::position::Position;
-use crate::search::MAX_PLY;
-use crate::see::{see, see_value, SEE_VALUE};
+use crate::see::see;
+use crate::value::MAX_PLY;
+use crate::value::{nominal, nominal_of};
 
 pub const HASH_MOVE: i32 = 1 << 30;
 pub const GOOD_CAPTURE: i32 = 1 << 29;
@@ -46,12 +47,12 @@ impl Default for OrderTables {
 #[inline(always)]
 pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
     let victim = if m.is_en_passant() {
-        SEE_VALUE[0]
+        nominal(Kind::Pawn)
     } else {
-        see_value(pos.piece_at(m.to()))
+        nominal_of(pos.piece_at(m.to()))
     };
     let attacker = pos.piece_at(m.from()).kind().index() as i32;
-    victim * 8 - attacker + m.promotion_kind().map_or(0, |k| SEE_VALUE[k.index()])
+    victim * 8 - attacker + m.promotion_kind().map_or(0, |k| nominal(k))
 }
 
 impl OrderTables {
@@ -145,11 +146,11 @@ pub fn tactical_score(pos: &Position, m: Move) -> i32 {
 /// without looking further; otherwise ask SEE.
 #[inline(always)]
 pub fn capture_is_good(pos: &Position, m: Move) -> bool {
-    let attacker = see_value(pos.piece_at(m.from()));
+    let attacker = nominal_of(pos.piece_at(m.from()));
     let victim = if m.is_en_passant() {
-        SEE_VALUE[0]
+        nominal(Kind::Pawn)
     } else {
-        see_value(pos.piece_at(m.to()))
+        nominal_of(pos.piece_at(m.to()))
     };
     victim >= attacker || see(pos, m) >= 0
 }
