@@ -10,7 +10,7 @@
 //! 2. The prediction is `sigmoid(K * eval_white / 400)`, `sigmoid(x) = 1 / (1 + 10^-x)`; K is
 //!    first fitted to the current weights (golden-section search on K).
 //!    Besides the `Weights`, the tuner varies a material correction per piece kind (applied
-//!    here, outside the engine); a tuned correction is folded into `psqt::MATERIAL`.
+//!    here, outside the engine); a tuned correction is folded into `the mg and eg columns of value::PIECE_VALUES`.
 //! 3. The mean squared error over all positions is minimised by coordinate descent: each
 //!    weight in turn is moved by +step, else by -step, and kept if the error drops; passes
 //!    repeat (step 4, then 2, then 1) until no weight improves.
@@ -295,7 +295,7 @@ fn main() {
     }
     println!("{:#?}", p.weights);
     println!(
-        "material correction (add to psqt::MATERIAL): {:?}",
+        "material correction (add to the mg and eg columns of value::PIECE_VALUES): {:?}",
         p.material
     );
 }
