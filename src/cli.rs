@@ -44,11 +44,7 @@ enum Command {
         chess960: bool,
     },
     /// perftree-compatible divide: `ox88 perftree <depth> <fen> [moves]`.
-    Perftree {
-        depth: u32,
-        fen: String,
-        moves: Option<String>,
-    },
+    Perftree { depth: u32, fen: String, moves: Option<String> },
     /// Search the fixed bench positions; prints `Nodes searched` and `Nodes/second`.
     Bench { depth: Option<u32> },
     /// Solve the tactics suite (EPD with bm/am/dm) at a fixed time per position.
@@ -72,21 +68,9 @@ pub fn run(args: Vec<String>) -> i32 {
     };
     let result = match cli.command {
         None => crate::uci::run_stdio(),
-        Some(Command::Perft {
-            depth,
-            fen,
-            moves,
-            divide,
-            chess960,
-        }) => cmd_perft(depth, fen, &moves, divide, chess960),
-        Some(Command::PerftSuite {
-            file,
-            max_nodes,
-            chess960,
-        }) => cmd_suite(&file, max_nodes, chess960),
-        Some(Command::Perftree { depth, fen, moves }) => {
-            cmd_perftree(depth, &fen, moves.as_deref())
-        }
+        Some(Command::Perft { depth, fen, moves, divide, chess960 }) => cmd_perft(depth, fen, &moves, divide, chess960),
+        Some(Command::PerftSuite { file, max_nodes, chess960 }) => cmd_suite(&file, max_nodes, chess960),
+        Some(Command::Perftree { depth, fen, moves }) => cmd_perftree(depth, &fen, moves.as_deref()),
         Some(Command::Bench { depth }) => crate::bench::run(depth),
         Some(Command::Tactics { file, ms }) => crate::tactics::run(file.as_deref(), ms),
     };
@@ -101,8 +85,7 @@ pub fn run(args: Vec<String>) -> i32 {
 
 fn setup(fen: Option<&str>, moves: &[String], chess960: bool) -> Result<Position, String> {
     let fen = fen.unwrap_or(crate::fen::STARTPOS);
-    let mut pos =
-        Position::from_fen_with(fen, chess960).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
+    let mut pos = Position::from_fen_with(fen, chess960).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
     for text in moves.iter().flat_map(|m| m.split_whitespace()) {
         let m = pos.parse_uci_move(text).map_err(|e| e.to_string())?;
         pos.make(m);
@@ -110,13 +93,7 @@ fn setup(fen: Option<&str>, moves: &[String], chess960: bool) -> Result<Position
     Ok(pos)
 }
 
-fn cmd_perft(
-    depth: u32,
-    fen: Option<String>,
-    moves: &[String],
-    split: bool,
-    chess960: bool,
-) -> Result<i32, String> {
+fn cmd_perft(depth: u32, fen: Option<String>, moves: &[String], split: bool, chess960: bool) -> Result<i32, String> {
     let mut pos = setup(fen.as_deref(), moves, chess960)?;
     let start = Instant::now();
     let nodes = if split {
@@ -151,31 +128,18 @@ fn cmd_perftree(depth: u32, fen: &str, moves: Option<&str>) -> Result<i32, Strin
 fn cmd_suite(file: &str, max_nodes: u64, chess960: bool) -> Result<i32, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     let cases = parse_suite(&text).map_err(|e| format!("{file}: {e}"))?;
-    let total: u64 = cases
-        .iter()
-        .flat_map(|c| c.expected.iter())
-        .map(|&(_, n)| n)
-        .filter(|&n| n <= max_nodes)
-        .sum();
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(total),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
+    let total: u64 = cases.iter().flat_map(|c| c.expected.iter()).map(|&(_, n)| n).filter(|&n| n <= max_nodes).sum();
+    let bar = indicatif::ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr());
     bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {percent}% nodes, eta {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {percent}% nodes, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let start = Instant::now();
     let report = run_suite(&cases, max_nodes, chess960, |n| bar.inc(n));
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     for m in &report.mismatches {
-        println!(
-            "MISMATCH {} depth {}: expected {}, found {}",
-            m.fen, m.depth, m.expected, m.found
-        );
+        println!("MISMATCH {} depth {}: expected {}, found {}", m.fen, m.depth, m.expected, m.found);
     }
     for (fen, e) in &report.fen_errors {
         println!("BAD FEN {fen}: {e}");

@@ -1,13 +1,14 @@
-//! The engine facade: the position and game history, the options, and the search thread.
+//! The engine facade: the position and game history, the option values, and the search.
 //!
-//! The text layer (`uci.rs`) turns lines into calls on [`Engine`] and [`Event`]s into lines;
-//! nothing here reads or writes text. The rules this module guarantees:
+//! The text layer (`uci`) turns lines into calls on [`Engine`] and [`Event`]s into lines;
+//! nothing here reads or writes text, and how moves are written is the text layer's
+//! business. The rules this module guarantees:
 //!
 //! * `set_position` is transactional: on any error (bad FEN, garbled or illegal move, `0000`)
 //!   the previous position and history stay as they were.
-//! * `go` never blocks: the search runs on its own thread and owns the [`Searcher`] until it
-//!   finishes. Every `go` that is accepted produces exactly one [`Event::BestMove`], also when
-//!   the search panics; a `go` that is rejected produces none.
+//! * `go` never blocks: the search runs on its own thread, which holds the engine's one
+//!   [`Searcher`] while it searches. Every `go` that is accepted produces exactly one
+//!   [`Event::BestMove`], also when the search panics; a `go` that is rejected produces none.
 //! * `go infinite`, a bare `go` and `go ponder` never end on their own: if the search returns
 //!   early (mate, depth limit), the best move is held back until `stop` (or `ponderhit`).
 //! * A watchdog thread stops the search at its hard time limit should the search miss it.
@@ -15,6 +16,8 @@
 //!   (if it is legal) is sent as one.
 //! * Anything that changes what a search works on (`set_position`, `new_game`, `go`, `Hash`,
 //!   `Clear Hash`, `perft`) first stops a running search and waits for its best move.
+//! * Nothing waits by polling: the threads sleep on the search's [`SharedControl`] or on a
+//!   channel until what they wait for happens.
 
 use crate::fen::{FenError, STARTPOS};
 use crate::movegen::MoveError;
@@ -23,35 +26,26 @@ use crate::perft::divide;
 use crate::position::Position;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
 use crate::time::{budget, Clock};
+use crate::tt::TableAllocError;
 use crate::value::MAX_PLY;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-pub const DEFAULT_HASH_MB: usize = 16;
-pub const MAX_HASH_MB: usize = 65_536;
-pub const MAX_MULTIPV: usize = 64;
-/// Search threads (Lazy SMP: the main thread and up to 255 helpers).
-pub const MAX_THREADS: usize = 256;
-pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 50;
-pub const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
 /// Stack of the search thread: deep recursion must not overflow.
 const SEARCH_STACK_BYTES: usize = 32 << 20;
 
 /// What the engine tells the outside world.
 #[derive(Clone, Debug)]
 pub enum Event {
-    /// Search progress; moves are to be written with `chess960` castling.
-    Report { report: Report, chess960: bool },
+    /// Search progress.
+    Report(Report),
     /// The end of a search; `best` is `None` only when the side to move has no legal move.
-    BestMove {
-        best: Option<Move>,
-        ponder: Option<Move>,
-        chess960: bool,
-    },
+    BestMove { best: Option<Move>, ponder: Option<Move> },
 }
 
 /// Where events go; called from the search thread.
@@ -80,10 +74,7 @@ pub struct GoParams {
 impl GoParams {
     /// No limit at all: a bare `go`, which searches until `stop` like `go infinite`.
     fn is_unlimited(&self) -> bool {
-        !self.clock.is_timed()
-            && self.depth.is_none()
-            && self.nodes.is_none()
-            && self.mate.is_none()
+        !self.clock.is_timed() && self.depth.is_none() && self.nodes.is_none() && self.mate.is_none()
     }
 }
 
@@ -100,14 +91,8 @@ pub enum EngineError {
         error: MoveError,
     },
     SearchMove(MoveError),
-    OutOfRange {
-        option: &'static str,
-        value: i64,
-        min: i64,
-        max: i64,
-    },
     /// The hash table could not be allocated; the old size stays.
-    Memory(crate::tt::TableAllocError),
+    Memory(TableAllocError),
 }
 
 impl fmt::Display for EngineError {
@@ -116,14 +101,6 @@ impl fmt::Display for EngineError {
             EngineError::Fen { fen, error } => write!(f, "bad FEN '{fen}': {error}"),
             EngineError::Move { index, error } => write!(f, "move {index}: {error}"),
             EngineError::SearchMove(e) => write!(f, "searchmoves: {e}"),
-            EngineError::OutOfRange {
-                option,
-                value,
-                min,
-                max,
-            } => {
-                write!(f, "{option} must be between {min} and {max}, not {value}")
-            }
             EngineError::Memory(e) => write!(f, "{e}; the hash table keeps its old size"),
         }
     }
@@ -131,7 +108,8 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-/// The option values the facade acts on.
+/// The option values the facade acts on. Their ranges are the text layer's (its option
+/// table); the facade only keeps the values sane (at least one thread, one line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mb: usize,
@@ -139,35 +117,29 @@ pub struct Options {
     pub multipv: usize,
     pub ponder: bool,
     pub move_overhead_ms: i64,
-    pub chess960: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            multipv: 1,
-            ponder: false,
-            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
-            chess960: false,
-        }
+        Options { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead_ms: 50 }
     }
 }
 
 struct Running {
     control: Arc<SharedControl>,
-    handle: JoinHandle<Searcher>,
+    handle: JoinHandle<()>,
+    /// Closed (or sent on) once the search has sent its best move.
+    done: Receiver<()>,
 }
 
-/// The engine: position, history, options and (while searching) the search thread.
+/// The engine: position, history, options and the search.
 pub struct Engine {
     pos: Position,
     /// Keys of the positions before `pos` in the game, oldest first.
     history: Vec<u64>,
     options: Options,
-    /// `None` while a search thread owns it.
-    searcher: Option<Searcher>,
+    /// The one searcher; a search thread holds it while it searches.
+    searcher: Arc<Mutex<Searcher>>,
     running: Option<Running>,
     sink: EventSink,
 }
@@ -178,7 +150,7 @@ impl Engine {
         Engine {
             pos: Position::startpos(),
             history: Vec::new(),
-            searcher: Some(Searcher::new(options.hash_mb)),
+            searcher: Arc::new(Mutex::new(Searcher::new(options.hash_mb))),
             options,
             running: None,
             sink,
@@ -202,34 +174,25 @@ impl Engine {
         self.running.is_some()
     }
 
-    /// Sets the position from a start and UCI moves; on error nothing changes.
-    pub fn set_position(
-        &mut self,
-        start: &StartPosition,
-        moves: &[&str],
-    ) -> Result<(), EngineError> {
+    /// The searcher, once no search holds it (callers stop and wait first).
+    fn searcher(&self) -> MutexGuard<'_, Searcher> {
+        lock_searcher(&self.searcher)
+    }
+
+    /// Sets the position from a start and UCI moves, the FEN's castling and the moves read
+    /// as Chess960 when `chess960` is set; on error nothing changes.
+    pub fn set_position(&mut self, start: &StartPosition, moves: &[&str], chess960: bool) -> Result<(), EngineError> {
         self.stop();
         self.wait();
-        let chess960 = self.options.chess960;
-        let mut pos = match start {
-            StartPosition::Startpos => Position::from_fen_with(STARTPOS, chess960),
-            StartPosition::Fen(fen) => Position::from_fen_with(fen, chess960),
-        }
-        .map_err(|error| EngineError::Fen {
-            fen: match start {
-                StartPosition::Startpos => STARTPOS.to_string(),
-                StartPosition::Fen(f) => f.clone(),
-            },
-            error,
-        })?;
+        let fen = match start {
+            StartPosition::Startpos => STARTPOS,
+            StartPosition::Fen(fen) => fen.as_str(),
+        };
+        let mut pos =
+            Position::from_fen_with(fen, chess960).map_err(|error| EngineError::Fen { fen: fen.to_string(), error })?;
         let mut history = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
-            let m = pos
-                .parse_uci_move(text)
-                .map_err(|error| EngineError::Move {
-                    index: i + 1,
-                    error,
-                })?;
+            let m = pos.parse_uci_move(text).map_err(|error| EngineError::Move { index: i + 1, error })?;
             history.push(pos.key());
             pos.make(m);
         }
@@ -239,26 +202,20 @@ impl Engine {
     }
 
     /// `ucinewgame`: stops a search, forgets what the search learnt, back to the start position.
-    pub fn new_game(&mut self) {
+    pub fn new_game(&mut self, chess960: bool) {
         self.stop();
         self.wait();
-        if let Some(s) = self.searcher.as_mut() {
-            s.clear();
-        }
+        self.searcher().clear();
         self.pos = Position::startpos();
-        self.pos.set_chess960(self.options.chess960);
+        self.pos.set_chess960(chess960);
         self.history.clear();
     }
 
     /// Resizes the hash table now (not at the next search).
-    pub fn set_hash(&mut self, mb: i64) -> Result<(), EngineError> {
-        let mb = check_range("Hash", mb, 1, MAX_HASH_MB as i64)? as usize;
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), EngineError> {
         self.stop();
         self.wait();
-        match self.searcher.as_mut() {
-            Some(s) => s.resize(mb).map_err(EngineError::Memory)?,
-            None => self.searcher = Some(Searcher::new(mb)),
-        }
+        self.searcher().resize(mb).map_err(EngineError::Memory)?;
         self.options.hash_mb = mb;
         Ok(())
     }
@@ -266,38 +223,24 @@ impl Engine {
     pub fn clear_hash(&mut self) {
         self.stop();
         self.wait();
-        if let Some(s) = self.searcher.as_mut() {
-            s.clear();
-        }
+        self.searcher().clear();
     }
 
-    /// Takes effect at the next `go` (helpers are made while no search runs).
-    pub fn set_threads(&mut self, n: i64) -> Result<(), EngineError> {
-        self.options.threads = check_range("Threads", n, 1, MAX_THREADS as i64)? as usize;
-        if let Some(s) = self.searcher.as_mut() {
-            s.set_threads(self.options.threads);
-        }
-        Ok(())
+    /// Takes effect at the next `go`.
+    pub fn set_threads(&mut self, n: usize) {
+        self.options.threads = n.max(1);
     }
 
-    pub fn set_multipv(&mut self, n: i64) -> Result<(), EngineError> {
-        self.options.multipv = check_range("MultiPV", n, 1, MAX_MULTIPV as i64)? as usize;
-        Ok(())
+    pub fn set_multipv(&mut self, n: usize) {
+        self.options.multipv = n.max(1);
     }
 
-    pub fn set_move_overhead(&mut self, ms: i64) -> Result<(), EngineError> {
-        self.options.move_overhead_ms = check_range("Move Overhead", ms, 0, MAX_MOVE_OVERHEAD_MS)?;
-        Ok(())
+    pub fn set_move_overhead(&mut self, ms: i64) {
+        self.options.move_overhead_ms = ms.max(0);
     }
 
     pub fn set_ponder(&mut self, on: bool) {
         self.options.ponder = on;
-    }
-
-    /// Switches Chess960 castling notation (king takes rook) for input and output.
-    pub fn set_chess960(&mut self, on: bool) {
-        self.options.chess960 = on;
-        self.pos.set_chess960(on);
     }
 
     /// Starts a search on its own thread and returns at once. A running search is stopped
@@ -307,20 +250,12 @@ impl Engine {
         self.wait();
         let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
         for text in &params.searchmoves {
-            searchmoves.push(
-                self.pos
-                    .parse_uci_move(text)
-                    .map_err(EngineError::SearchMove)?,
-            );
+            searchmoves.push(self.pos.parse_uci_move(text).map_err(EngineError::SearchMove)?);
         }
         let mut depth = params.depth.map(|d| d.clamp(1, MAX_PLY as u32 - 1));
         if let (None, Some(m)) = (depth, params.mate) {
             // A mate in m moves lies within 2m - 1 plies; the search may extend beyond that.
-            depth = Some(
-                m.saturating_mul(2)
-                    .saturating_sub(1)
-                    .clamp(1, MAX_PLY as u32 - 1),
-            );
+            depth = Some(m.saturating_mul(2).saturating_sub(1).clamp(1, MAX_PLY as u32 - 1));
         }
         let limits = SearchLimits {
             depth,
@@ -328,47 +263,31 @@ impl Engine {
             mate: params.mate,
             searchmoves,
             multipv: self.options.multipv,
-            time: budget(
-                &params.clock,
-                self.pos.side_to_move(),
-                self.options.move_overhead_ms,
-            ),
+            time: budget(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms),
         };
-        let hold = params.infinite || params.is_unlimited();
-        let control = Arc::new(SharedControl::default());
-        control.pondering.store(params.ponder, Ordering::SeqCst);
-        control.start_clock();
-        let mut searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(self.options.hash_mb));
-        // Also for a searcher made afresh (after a panic), which has no helpers.
-        searcher.set_threads(self.options.threads);
+        let control = Arc::new(SharedControl::starting(params.ponder));
+        let (done, done_rx) = mpsc::channel();
         let job = SearchJob {
             pos: self.pos.clone(),
             history: self.history.clone(),
             limits,
+            threads: self.options.threads,
             control: Arc::clone(&control),
-            hold,
+            hold: params.infinite || params.is_unlimited(),
             sink: Arc::clone(&self.sink),
-            chess960: self.options.chess960,
-            hash_mb: self.options.hash_mb,
+            done,
         };
+        let searcher = Arc::clone(&self.searcher);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || job.run(searcher));
+            .spawn(move || job.run(&searcher));
         match spawned {
-            Ok(handle) => self.running = Some(Running { control, handle }),
+            Ok(handle) => self.running = Some(Running { control, handle, done: done_rx }),
             Err(_) => {
                 // No thread: answer at once so the GUI still gets its one best move.
                 let (best, ponder) = checked_moves(&self.pos, &[], SearchOutcome::default());
-                (self.sink)(Event::BestMove {
-                    best,
-                    ponder,
-                    chess960: self.options.chess960,
-                });
-                self.searcher = Some(Searcher::new(self.options.hash_mb));
+                (self.sink)(Event::BestMove { best, ponder });
             }
         }
         Ok(())
@@ -384,37 +303,30 @@ impl Engine {
     /// `ponderhit`: the ponder search becomes a normal timed search, the clock starting now.
     pub fn ponderhit(&mut self) {
         if let Some(r) = &self.running {
-            r.control.start_clock();
-            r.control.pondering.store(false, Ordering::SeqCst);
+            r.control.ponderhit();
         }
     }
 
-    /// Waits until the running search (if any) has sent its best move.
+    /// Waits until the running search (if any) has sent its best move and ended.
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
-            let searcher = r
-                .handle
-                .join()
-                .unwrap_or_else(|_| Searcher::new(self.options.hash_mb));
-            self.searcher = Some(searcher);
+            // A search thread that panicked has already given up the searcher, which
+            // `lock_searcher` then clears.
+            let _ = r.handle.join();
         }
     }
 
     /// Stops the search and waits at most `limit` for it (for `quit`); false if it did not end.
     pub fn shutdown(&mut self, limit: Duration) -> bool {
         self.stop();
-        let start = Instant::now();
-        while let Some(r) = &self.running {
-            if r.handle.is_finished() {
+        let Some(r) = &self.running else { return true };
+        match r.done.recv_timeout(limit) {
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => {
                 self.wait();
-                return true;
+                true
             }
-            if start.elapsed() >= limit {
-                return false;
-            }
-            std::thread::sleep(Duration::from_millis(1));
+            Err(RecvTimeoutError::Timeout) => false,
         }
-        true
     }
 
     /// Perft divide of the current position (stops a running search first).
@@ -441,29 +353,25 @@ impl Drop for Engine {
     }
 }
 
-fn check_range(option: &'static str, value: i64, min: i64, max: i64) -> Result<i64, EngineError> {
-    if (min..=max).contains(&value) {
-        Ok(value)
-    } else {
-        Err(EngineError::OutOfRange {
-            option,
-            value,
-            min,
-            max,
-        })
+/// The searcher behind its lock. A thread that panicked while holding it may have left its
+/// tables half-written: they are cleared before anyone uses them again.
+fn lock_searcher(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
+    match searcher.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => {
+            let mut guard = poisoned.into_inner();
+            guard.clear();
+            searcher.clear_poison();
+            guard
+        }
     }
 }
 
 /// The best and ponder moves to send: the search's if legal (and allowed by `searchmoves`),
 /// otherwise the first allowed legal move; `None` only when there is no legal move.
-fn checked_moves(
-    pos: &Position,
-    searchmoves: &[Move],
-    outcome: SearchOutcome,
-) -> (Option<Move>, Option<Move>) {
+fn checked_moves(pos: &Position, searchmoves: &[Move], outcome: SearchOutcome) -> (Option<Move>, Option<Move>) {
     let legal = pos.legal_moves();
-    let allowed =
-        |m: &Move| legal.contains(*m) && (searchmoves.is_empty() || searchmoves.contains(m));
+    let allowed = |m: &Move| legal.contains(*m) && (searchmoves.is_empty() || searchmoves.contains(m));
     let best = outcome
         .best
         .filter(|m| allowed(m))
@@ -485,64 +393,47 @@ struct SearchJob {
     pos: Position,
     history: Vec<u64>,
     limits: SearchLimits,
+    threads: usize,
     control: Arc<SharedControl>,
     /// Hold the best move until `stop` (infinite or unlimited search).
     hold: bool,
     sink: EventSink,
-    chess960: bool,
-    hash_mb: usize,
+    done: Sender<()>,
 }
 
 impl SearchJob {
-    fn run(self, mut searcher: Searcher) -> Searcher {
+    fn run(self, searcher: &Mutex<Searcher>) {
         let sink = Arc::clone(&self.sink);
-        let chess960 = self.chess960;
         // The principal variation of the last report, for a ponder move the search did not give.
         let mut last_pv: Vec<Move> = Vec::new();
         let mut report = |report: Report| {
             if let Report::Iteration { multipv: 1, pv, .. } = &report {
                 last_pv.clone_from(pv);
             }
-            sink(Event::Report { report, chess960 })
+            sink(Event::Report(report))
         };
-        let watchdog = self
-            .limits
-            .time
-            .hard
-            .map(|hard| Watchdog::start(Arc::clone(&self.control), hard));
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            searcher.search(
-                &self.pos,
-                &self.history,
-                &self.limits,
-                &self.control,
-                &mut report,
-            )
-        }));
+        let watchdog = self.limits.time.hard.map(|hard| Watchdog::start(Arc::clone(&self.control), hard));
+        let mut outcome = {
+            let mut searcher = lock_searcher(searcher);
+            searcher.set_threads(self.threads);
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                searcher.search(&self.pos, &self.history, &self.limits, &self.control, &mut report)
+            }));
+            result.unwrap_or_else(|_| {
+                // A panicking search may leave its tables half-written: start afresh.
+                searcher.clear();
+                SearchOutcome::default()
+            })
+        };
         drop(watchdog);
-        let (mut outcome, searcher) = match result {
-            Ok(outcome) => (outcome, searcher),
-            // A panicking search may leave its tables half-written: start afresh.
-            Err(_) => (SearchOutcome::default(), Searcher::new(self.hash_mb)),
-        };
-        if outcome.ponder.is_none()
-            && outcome.best.is_some()
-            && last_pv.first() == outcome.best.as_ref()
-        {
+        if outcome.ponder.is_none() && outcome.best.is_some() && last_pv.first() == outcome.best.as_ref() {
             outcome.ponder = last_pv.get(1).copied();
         }
-        while !self.control.stopped()
-            && (self.hold || self.control.pondering.load(Ordering::SeqCst))
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        let hold = self.hold;
+        self.control.wait_while(None, |c| !c.stopped() && (hold || c.is_pondering()));
         let (best, ponder) = checked_moves(&self.pos, &self.limits.searchmoves, outcome);
-        (self.sink)(Event::BestMove {
-            best,
-            ponder,
-            chess960,
-        });
-        searcher
+        (self.sink)(Event::BestMove { best, ponder });
+        let _ = self.done.send(());
     }
 }
 
@@ -550,32 +441,41 @@ impl SearchJob {
 /// long node, a search without time checks): a safety net against losing on time.
 struct Watchdog {
     done: Arc<AtomicBool>,
+    control: Arc<SharedControl>,
 }
 
 impl Watchdog {
     fn start(control: Arc<SharedControl>, hard: Duration) -> Watchdog {
         let done = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&done);
-        let spawned = std::thread::Builder::new()
-            .name("watchdog".into())
-            .spawn(move || {
-                while !flag.load(Ordering::SeqCst) && !control.stopped() {
-                    if !control.pondering.load(Ordering::SeqCst) && control.elapsed() >= hard {
-                        control.request_stop();
+        let (flag, watched) = (Arc::clone(&done), Arc::clone(&control));
+        let spawned = std::thread::Builder::new().name("watchdog".into()).spawn(move || {
+            let over = |c: &SharedControl| flag.load(Ordering::SeqCst) || c.stopped();
+            while !over(&watched) {
+                let pondering = watched.is_pondering();
+                // While pondering the clock has not started: sleep until something changes.
+                let left = if pondering {
+                    None
+                } else {
+                    let elapsed = watched.elapsed();
+                    if elapsed >= hard {
+                        watched.request_stop();
                         break;
                     }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            });
+                    Some(hard - elapsed)
+                };
+                watched.wait_while(left, |c| !over(c) && c.is_pondering() == pondering);
+            }
+        });
         // Without a thread the search's own checks remain.
         drop(spawned);
-        Watchdog { done }
+        Watchdog { done, control }
     }
 }
 
 impl Drop for Watchdog {
     fn drop(&mut self) {
         self.done.store(true, Ordering::SeqCst);
+        self.control.wake();
     }
 }
 
@@ -583,6 +483,7 @@ impl Drop for Watchdog {
 mod tests {
     use super::*;
     use std::sync::Mutex;
+    use std::time::Instant;
 
     fn engine() -> (Engine, Arc<Mutex<Vec<Event>>>) {
         let events = Arc::new(Mutex::new(Vec::new()));
@@ -606,32 +507,21 @@ mod tests {
     #[test]
     fn bad_move_keeps_the_previous_position() {
         let (mut e, _) = engine();
-        e.set_position(&StartPosition::Startpos, &["e2e4"]).unwrap();
+        e.set_position(&StartPosition::Startpos, &["e2e4"], false).unwrap();
         let fen = e.position().to_fen();
-        for bad in [
-            &["e2e4", "0000"][..],
-            &["e7e5"],
-            &["e2e4", "e7e5", "e1e3"],
-            &["e2e4", "e7e8k"],
-        ] {
-            assert!(
-                e.set_position(&StartPosition::Startpos, bad).is_err(),
-                "{bad:?}"
-            );
+        for bad in [&["e2e4", "0000"][..], &["e7e5"], &["e2e4", "e7e5", "e1e3"], &["e2e4", "e7e8k"]] {
+            assert!(e.set_position(&StartPosition::Startpos, bad, false).is_err(), "{bad:?}");
             assert_eq!(e.position().to_fen(), fen);
             assert_eq!(e.history().len(), 1);
         }
-        assert!(e
-            .set_position(&StartPosition::Fen("hello".into()), &[])
-            .is_err());
+        assert!(e.set_position(&StartPosition::Fen("hello".into()), &[], false).is_err());
         assert_eq!(e.position().to_fen(), fen);
     }
 
     #[test]
     fn history_holds_the_keys_before_the_current_position() {
         let (mut e, _) = engine();
-        e.set_position(&StartPosition::Startpos, &["g1f3", "g8f6", "f3g1", "f6g8"])
-            .unwrap();
+        e.set_position(&StartPosition::Startpos, &["g1f3", "g8f6", "f3g1", "f6g8"], false).unwrap();
         assert_eq!(e.history().len(), 4);
         assert_eq!(e.history()[0], e.position().key());
     }
@@ -639,16 +529,8 @@ mod tests {
     #[test]
     fn one_bestmove_per_go_even_when_go_interrupts_go() {
         let (mut e, events) = engine();
-        e.go(&GoParams {
-            infinite: true,
-            ..GoParams::default()
-        })
-        .unwrap();
-        e.go(&GoParams {
-            depth: Some(2),
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.go(&GoParams { infinite: true, ..GoParams::default() }).unwrap();
+        e.go(&GoParams { depth: Some(2), ..GoParams::default() }).unwrap();
         e.wait();
         assert_eq!(bestmoves(&events).len(), 2);
         e.stop();
@@ -659,87 +541,39 @@ mod tests {
     #[test]
     fn mated_side_gets_no_move_and_searchmoves_restrict_the_root() {
         let (mut e, events) = engine();
-        e.set_position(&StartPosition::Startpos, &["f2f3", "e7e5", "g2g4", "d8h4"])
-            .unwrap();
-        e.go(&GoParams {
-            depth: Some(3),
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.set_position(&StartPosition::Startpos, &["f2f3", "e7e5", "g2g4", "d8h4"], false).unwrap();
+        e.go(&GoParams { depth: Some(3), ..GoParams::default() }).unwrap();
         e.wait();
         assert_eq!(bestmoves(&events), vec![(None, None)]);
-        e.set_position(&StartPosition::Startpos, &[]).unwrap();
-        e.go(&GoParams {
-            depth: Some(2),
-            searchmoves: vec!["a2a3".into()],
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.set_position(&StartPosition::Startpos, &[], false).unwrap();
+        e.go(&GoParams { depth: Some(2), searchmoves: vec!["a2a3".into()], ..GoParams::default() }).unwrap();
         e.wait();
-        assert_eq!(
-            bestmoves(&events)[1].0.map(|m| m.to_string()),
-            Some("a2a3".into())
-        );
-        assert!(e
-            .go(&GoParams {
-                searchmoves: vec!["e2e5".into()],
-                ..GoParams::default()
-            })
-            .is_err());
+        assert_eq!(bestmoves(&events)[1].0.map(|m| m.to_string()), Some("a2a3".into()));
+        assert!(e.go(&GoParams { searchmoves: vec!["e2e5".into()], ..GoParams::default() }).is_err());
         assert!(!e.is_searching());
-    }
-
-    #[test]
-    fn options_reject_out_of_range_values_and_keep_the_old_one() {
-        let (mut e, _) = engine();
-        assert!(e.set_hash(0).is_err());
-        assert!(e.set_threads(0).is_err());
-        assert!(e.set_threads(MAX_THREADS as i64 + 1).is_err());
-        assert!(e.set_multipv(65).is_err());
-        assert!(e.set_move_overhead(-1).is_err());
-        assert_eq!(*e.options(), Options::default());
-        e.set_hash(32).unwrap();
-        assert_eq!(e.options().hash_mb, 32);
     }
 
     #[test]
     fn two_threads_give_a_legal_move_and_stop_promptly() {
         let (mut e, events) = engine();
-        e.set_threads(2).unwrap();
+        e.set_threads(2);
         e.set_hash(32).unwrap(); // resizing with helpers present
-        e.set_position(&StartPosition::Startpos, &["e2e4", "e7e5", "g1f3"])
-            .unwrap();
-        e.go(&GoParams {
-            depth: Some(8),
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.set_position(&StartPosition::Startpos, &["e2e4", "e7e5", "g1f3"], false).unwrap();
+        e.go(&GoParams { depth: Some(8), ..GoParams::default() }).unwrap();
         e.wait();
         let moves = bestmoves(&events);
         let best = moves[0].0.expect("a move");
         assert!(e.position().legal_moves().contains(best));
 
-        e.go(&GoParams {
-            infinite: true,
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.go(&GoParams { infinite: true, ..GoParams::default() }).unwrap();
         std::thread::sleep(Duration::from_millis(300));
         let asked = Instant::now();
         e.stop();
         e.wait();
-        assert!(
-            asked.elapsed() < Duration::from_millis(500),
-            "stop took {:?}",
-            asked.elapsed()
-        );
+        assert!(asked.elapsed() < Duration::from_millis(500), "stop took {:?}", asked.elapsed());
         assert_eq!(bestmoves(&events).len(), 2);
-        e.set_threads(1).unwrap();
-        e.go(&GoParams {
-            depth: Some(4),
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.set_threads(1);
+        e.go(&GoParams { depth: Some(4), ..GoParams::default() }).unwrap();
         e.wait();
         assert_eq!(bestmoves(&events).len(), 3);
     }

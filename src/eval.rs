@@ -54,26 +54,8 @@ pub const WEIGHTS: Weights = Weights {
     doubled: s(-13, -1),
     isolated: s(-12, -12),
     backward: s(-2, -27),
-    connected: [
-        s(0, 0),
-        s(2, 11),
-        s(8, 21),
-        s(9, 9),
-        s(0, 26),
-        s(57, 37),
-        s(73, -7),
-        s(0, 0),
-    ],
-    passed: [
-        s(0, 0),
-        s(7, 35),
-        s(-3, 48),
-        s(-8, 33),
-        s(17, 30),
-        s(33, 42),
-        s(45, 68),
-        s(0, 0),
-    ],
+    connected: [s(0, 0), s(2, 11), s(8, 21), s(9, 9), s(0, 26), s(57, 37), s(73, -7), s(0, 0)],
+    passed: [s(0, 0), s(7, 35), s(-3, 48), s(-8, 33), s(17, 30), s(33, 42), s(45, 68), s(0, 0)],
     passed_king: [0, 0, 0, 3, 6, 8, 14, 0],
     passed_blocked: s(-22, -17),
     mobility: [s(0, 0), s(5, 5), s(4, 6), s(5, 6), s(3, 1), s(0, 0)],
@@ -152,9 +134,7 @@ pub struct PawnTable {
 
 impl PawnTable {
     pub fn new(entries: usize) -> PawnTable {
-        PawnTable {
-            entries: vec![PawnEntry::default(); entries.next_power_of_two()],
-        }
+        PawnTable { entries: vec![PawnEntry::default(); entries.next_power_of_two()] }
     }
     pub fn clear(&mut self) {
         for e in self.entries.iter_mut() {
@@ -206,9 +186,7 @@ fn rel_rank(sq: Square, c: Color) -> i32 {
 
 #[inline(always)]
 fn distance(a: Square, b: Square) -> i32 {
-    (a.file() as i32 - b.file() as i32)
-        .abs()
-        .max((a.rank() as i32 - b.rank() as i32).abs())
+    (a.file() as i32 - b.file() as i32).abs().max((a.rank() as i32 - b.rank() as i32).abs())
 }
 
 /// Chebyshev distance to the nearest of the four centre squares (0..3).
@@ -238,11 +216,7 @@ fn pawn_structure(pos: &Position, w: &Weights) -> PawnEntry {
             }
         }
     }
-    let mut e = PawnEntry {
-        key: pos.pawn_key(),
-        valid: true,
-        ..Default::default()
-    };
+    let mut e = PawnEntry { key: pos.pawn_key(), valid: true, ..Default::default() };
     for c in [Color::White, Color::Black] {
         let us = c.index();
         let them = c.flip().index();
@@ -342,18 +316,8 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     };
     let mut total = pos.psq() + pawn_entry.score;
 
-    let mut sides = [
-        Side {
-            pawn_attacks: 0,
-            king_zone: 0,
-            occupied: 0,
-        },
-        Side {
-            pawn_attacks: 0,
-            king_zone: 0,
-            occupied: 0,
-        },
-    ];
+    let mut sides =
+        [Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }, Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }];
     for c in [Color::White, Color::Black] {
         let pawn = Piece::new(c, Kind::Pawn);
         let side = &mut sides[c.index()];
@@ -388,9 +352,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
         for &sq in pos.pieces(c) {
             let p = pos.piece_at(sq);
             let kind = p.kind();
-            if !matches!(kind, Kind::Pawn | Kind::King)
-                && (sides[them].pawn_attacks >> sq.raw()) & 1 != 0
-            {
+            if !matches!(kind, Kind::Pawn | Kind::King) && (sides[them].pawn_attacks >> sq.raw()) & 1 != 0 {
                 score += w.pawn_threat;
             }
             let (mobility, zone_hits) = match kind {
@@ -455,8 +417,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     // Blend by phase.
     let mut phase = 0;
     for kind in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen] {
-        let n = pos.count_of(Piece::new(Color::White, kind))
-            + pos.count_of(Piece::new(Color::Black, kind));
+        let n = pos.count_of(Piece::new(Color::White, kind)) + pos.count_of(Piece::new(Color::Black, kind));
         phase += n as i32 * PHASE[kind.index()];
     }
     let phase = phase.min(24);
@@ -470,20 +431,14 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     };
     let strong_can_mate = {
         let n = |k: Kind| pos.count_of(Piece::new(strong, k));
-        n(Kind::Queen) + n(Kind::Rook) > 0
-            || n(Kind::Bishop) >= 2
-            || (n(Kind::Bishop) >= 1 && n(Kind::Knight) >= 1)
+        n(Kind::Queen) + n(Kind::Rook) > 0 || n(Kind::Bishop) >= 2 || (n(Kind::Bishop) >= 1 && n(Kind::Knight) >= 1)
     };
     let mut scale = 16; // out of 16
     if sp == 0 && !strong_can_mate && wnp_weak == 0 && wp_weak == 0 {
         scale = 0; // KNNK and the like: no forced mate
     } else if sp == 0 && snp - wnp_weak <= 350 {
         // Without pawns a minor piece or less of advantage rarely wins (KNNK, KRKB, ...).
-        scale = if snp <= 660 && wnp_weak == 0 && wp_weak == 0 {
-            0
-        } else {
-            3
-        };
+        scale = if snp <= 660 && wnp_weak == 0 && wp_weak == 0 { 0 } else { 3 };
     }
     if scale == 16 && wnp == nominal(Kind::Bishop) && bnp == nominal(Kind::Bishop) {
         let wb = pos.count_of(Piece::new(Color::White, Kind::Bishop));
@@ -499,8 +454,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     if wnp_weak == 0 && wp_weak == 0 && strong_can_mate {
         let weak_king = pos.king(strong.flip());
         let strong_king = pos.king(strong);
-        let bonus =
-            20 * center_distance(weak_king) + 6 * (7 - distance(weak_king, strong_king)) + 200;
+        let bonus = 20 * center_distance(weak_king) + 6 * (7 - distance(weak_king, strong_king)) + 200;
         eg += bonus * sign(strong);
     }
 
@@ -539,13 +493,7 @@ fn leaper_reach(from: Square, steps: &[i8; 8], area: u128, zone: u128) -> (i32, 
 }
 
 #[inline(always)]
-fn slider_reach(
-    pos: &Position,
-    from: Square,
-    steps: &[i8; 4],
-    area: u128,
-    zone: u128,
-) -> (i32, i32) {
+fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u128, zone: u128) -> (i32, i32) {
     let mut mobility = 0u32;
     let mut hits = 0u32;
     for &d in steps {
@@ -601,13 +549,7 @@ mod tests {
             .rev()
             .map(|row| {
                 row.chars()
-                    .map(|ch| {
-                        if ch.is_ascii_uppercase() {
-                            ch.to_ascii_lowercase()
-                        } else {
-                            ch.to_ascii_uppercase()
-                        }
-                    })
+                    .map(|ch| if ch.is_ascii_uppercase() { ch.to_ascii_lowercase() } else { ch.to_ascii_uppercase() })
                     .collect()
             })
             .collect();
@@ -617,13 +559,7 @@ mod tests {
         } else {
             let mut c: Vec<char> = parts[2]
                 .chars()
-                .map(|ch| {
-                    if ch.is_ascii_uppercase() {
-                        ch.to_ascii_lowercase()
-                    } else {
-                        ch.to_ascii_uppercase()
-                    }
-                })
+                .map(|ch| if ch.is_ascii_uppercase() { ch.to_ascii_lowercase() } else { ch.to_ascii_uppercase() })
                 .collect();
             c.sort_by_key(|ch| (ch.is_ascii_lowercase(), *ch));
             c.into_iter().collect()
@@ -660,10 +596,7 @@ mod tests {
     #[test]
     fn symmetric_positions_are_equal_for_both_sides() {
         // In a symmetric position the only difference between the two sides is the tempo.
-        for fen in [
-            FENS[0],
-            "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 0 1",
-        ] {
+        for fen in [FENS[0], "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 0 1"] {
             let w = Position::from_fen(fen).unwrap();
             let b = Position::from_fen(&fen.replace(" w ", " b ")).unwrap();
             assert_eq!(evaluate(&w), TEMPO);
@@ -683,11 +616,9 @@ mod tests {
 
     #[test]
     fn endgame_knowledge() {
-        for fen in [
-            "8/8/4k3/8/8/3K4/3N4/8 w - - 0 1",
-            "8/8/4k3/8/8/3K4/3B4/8 b - - 0 1",
-            "8/8/4k3/8/8/3K4/3NN3/8 w - - 0 1",
-        ] {
+        for fen in
+            ["8/8/4k3/8/8/3K4/3N4/8 w - - 0 1", "8/8/4k3/8/8/3K4/3B4/8 b - - 0 1", "8/8/4k3/8/8/3K4/3NN3/8 w - - 0 1"]
+        {
             let p = Position::from_fen(fen).unwrap();
             assert!(evaluate(&p).abs() <= TEMPO, "{fen}: {}", evaluate(&p));
         }

@@ -52,10 +52,7 @@ impl fmt::Display for FenError {
             FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', found '{s}'"),
             FenError::BadCastling(s) => write!(f, "bad castling field '{s}'"),
             FenError::CastlingContradictsPieces(c) => {
-                write!(
-                    f,
-                    "castling right '{c}' has no king and rook in place for it"
-                )
+                write!(f, "castling right '{c}' has no king and rook in place for it")
             }
             FenError::BadEnPassant(s) => write!(f, "bad en passant field '{s}'"),
             FenError::ImpossibleEnPassant(s) => {
@@ -110,14 +107,10 @@ impl Position {
         parse_castling(&mut pos, fields[2])?;
         parse_en_passant(&mut pos, fields[3])?;
         if let Some(h) = fields.get(4) {
-            pos.halfmove = h
-                .parse()
-                .map_err(|_| FenError::BadHalfmoveClock(h.to_string()))?;
+            pos.halfmove = h.parse().map_err(|_| FenError::BadHalfmoveClock(h.to_string()))?;
         }
         if let Some(n) = fields.get(5) {
-            let n: u16 = n
-                .parse()
-                .map_err(|_| FenError::BadFullmoveNumber(n.to_string()))?;
+            let n: u16 = n.parse().map_err(|_| FenError::BadFullmoveNumber(n.to_string()))?;
             pos.fullmove = n.max(1);
         }
         pos.refresh_keys();
@@ -155,11 +148,7 @@ impl Position {
                 out.push('/');
             }
         }
-        out.push_str(if self.side == Color::White {
-            " w "
-        } else {
-            " b "
-        });
+        out.push_str(if self.side == Color::White { " w " } else { " b " });
         out.push_str(&self.castling_text());
         match self.en_passant {
             Some(ep) => out.push_str(&format!(" {ep}")),
@@ -183,8 +172,7 @@ impl Position {
             let king_side = right & (rights::WHITE_KING_SIDE | rights::BLACK_KING_SIDE) != 0;
             // `KQkq` only where standard chess reads them the same (king on e, rook in the
             // corner); otherwise the rook's file, which also marks the FEN as Chess960.
-            let standard =
-                self.king(color).file() == 4 && rook.file() == if king_side { 7 } else { 0 };
+            let standard = self.king(color).file() == 4 && rook.file() == if king_side { 7 } else { 0 };
             let letter = if standard {
                 if king_side {
                     'k'
@@ -194,11 +182,7 @@ impl Position {
             } else {
                 (b'a' + rook.file()) as char
             };
-            s.push(if color == Color::White {
-                letter.to_ascii_uppercase()
-            } else {
-                letter
-            });
+            s.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
         }
         if s.is_empty() {
             s.push('-');
@@ -210,15 +194,8 @@ impl Position {
     fn outermost_rook(&self, color: Color, king_side: bool) -> Option<Square> {
         let king = self.king(color);
         let rook = Piece::new(color, Kind::Rook);
-        let files: Vec<u8> = if king_side {
-            (king.file() + 1..8).rev().collect()
-        } else {
-            (0..king.file()).collect()
-        };
-        files
-            .into_iter()
-            .map(|f| Square::from_coords(f, king.rank()))
-            .find(|&s| self.piece_at(s) == rook)
+        let files: Vec<u8> = if king_side { (king.file() + 1..8).rev().collect() } else { (0..king.file()).collect() };
+        files.into_iter().map(|f| Square::from_coords(f, king.rank())).find(|&s| self.piece_at(s) == rook)
     }
 }
 
@@ -283,11 +260,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         return Err(FenError::BadCastling(field.to_string()));
     }
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         let king = pos.king(color);
         let back_rank = if color == Color::White { 0 } else { 7 };
         if king.rank() != back_rank {
@@ -297,12 +270,8 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         let rook = match c.to_ascii_lowercase() {
             'k' | 'q' => {
                 let king_side = c.eq_ignore_ascii_case(&'k');
-                let rook = pos
-                    .outermost_rook(color, king_side)
-                    .ok_or(FenError::CastlingContradictsPieces(c))?;
-                if !pos.chess960
-                    && (king.file() != 4 || rook.file() != if king_side { 7 } else { 0 })
-                {
+                let rook = pos.outermost_rook(color, king_side).ok_or(FenError::CastlingContradictsPieces(c))?;
+                if !pos.chess960 && (king.file() != 4 || rook.file() != if king_side { 7 } else { 0 }) {
                     return Err(FenError::CastlingContradictsPieces(c));
                 }
                 rook
@@ -336,9 +305,7 @@ fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
     if field == "-" {
         return Ok(());
     }
-    let ep: Square = field
-        .parse()
-        .map_err(|_| FenError::BadEnPassant(field.to_string()))?;
+    let ep: Square = field.parse().map_err(|_| FenError::BadEnPassant(field.to_string()))?;
     let us = pos.side;
     let them = us.flip();
     let expected_rank = if us == Color::White { 5 } else { 2 };
@@ -354,11 +321,7 @@ fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
     // Keep the square only when a pawn can take, as `make` does, so keys agree.
     let our_pawn = Piece::new(us, Kind::Pawn);
     let pushed = pushed.unwrap_or(ep);
-    let can_take = [1, -1].iter().any(|&d| {
-        pushed
-            .offset(d)
-            .is_some_and(|s| pos.piece_at(s) == our_pawn)
-    });
+    let can_take = [1, -1].iter().any(|&d| pushed.offset(d).is_some_and(|s| pos.piece_at(s) == our_pawn));
     if can_take {
         pos.en_passant = Some(ep);
     }
@@ -400,86 +363,33 @@ mod tests {
         assert_eq!(err("4k3/9/8/8/8/8/8/4K3 w - - 0 1"), BadPieceLetter('9'));
         assert_eq!(err("4k4/8/8/8/8/8/8/4K3 w - - 0 1"), RankTooLong(8));
         assert_eq!(err("4k2/8/8/8/8/8/8/4K3 w - - 0 1"), RankTooShort(8));
-        assert_eq!(
-            err("8/8/8/8/8/8/8/4K3 w - - 0 1"),
-            MissingKing(Color::Black)
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"),
-            TooManyKings(Color::White)
-        );
-        assert_eq!(
-            err("4k2P/8/8/8/8/8/8/4K3 w - - 0 1"),
-            PawnOnBackRank("h8".parse().unwrap())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K3 x - - 0 1"),
-            BadSideToMove("x".into())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K3 w KX - 0 1"),
-            CastlingContradictsPieces('K')
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K2R w Kx - 0 1"),
-            BadCastling("Kx".into())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K2R w - e9 0 1"),
-            BadEnPassant("e9".into())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K2R w - e6 0 1"),
-            ImpossibleEnPassant("e6".parse().unwrap())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K2R w - - x 1"),
-            BadHalfmoveClock("x".into())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K2R w - - 0 y"),
-            BadFullmoveNumber("y".into())
-        );
+        assert_eq!(err("8/8/8/8/8/8/8/4K3 w - - 0 1"), MissingKing(Color::Black));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"), TooManyKings(Color::White));
+        assert_eq!(err("4k2P/8/8/8/8/8/8/4K3 w - - 0 1"), PawnOnBackRank("h8".parse().unwrap()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 x - - 0 1"), BadSideToMove("x".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 w KX - 0 1"), CastlingContradictsPieces('K'));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w Kx - 0 1"), BadCastling("Kx".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - e9 0 1"), BadEnPassant("e9".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - e6 0 1"), ImpossibleEnPassant("e6".parse().unwrap()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - - x 1"), BadHalfmoveClock("x".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - - 0 y"), BadFullmoveNumber("y".into()));
         assert_eq!(err("4k2R/8/8/8/8/8/8/4K3 w - - 0 1"), OpponentInCheck);
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/3K3R w K - 0 1"),
-            CastlingContradictsPieces('K')
-        );
-        assert_eq!(
-            err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"),
-            RankCount(9)
-        );
-        assert_eq!(
-            err("QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K6k w - - 0 1"),
-            TooManyPieces(Color::White)
-        );
+        assert_eq!(err("4k3/8/8/8/8/8/8/3K3R w K - 0 1"), CastlingContradictsPieces('K'));
+        assert_eq!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"), RankCount(9));
+        assert_eq!(err("QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K6k w - - 0 1"), TooManyPieces(Color::White));
     }
 
     #[test]
     fn chess960_castling_fields() {
         // Shredder-FEN letters imply Chess960.
-        let p =
-            Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
-                .unwrap();
+        let p = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
         assert!(p.is_chess960());
-        assert_eq!(
-            p.castle_rook(rights::WHITE_KING_SIDE),
-            Some("h1".parse().unwrap())
-        );
-        assert_eq!(
-            p.castle_rook(rights::WHITE_QUEEN_SIDE),
-            Some("f1".parse().unwrap())
-        );
+        assert_eq!(p.castle_rook(rights::WHITE_KING_SIDE), Some("h1".parse().unwrap()));
+        assert_eq!(p.castle_rook(rights::WHITE_QUEEN_SIDE), Some("f1".parse().unwrap()));
         // X-FEN: K means the outermost rook; an inner rook gets its file letter back on output.
         let x = Position::from_fen_with("4r3/3k4/8/8/8/8/6PP/qR1K1R2 w KQ - 0 1", true).unwrap();
-        assert_eq!(
-            x.castle_rook(rights::WHITE_KING_SIDE),
-            Some("f1".parse().unwrap())
-        );
-        assert_eq!(
-            x.castle_rook(rights::WHITE_QUEEN_SIDE),
-            Some("b1".parse().unwrap())
-        );
+        assert_eq!(x.castle_rook(rights::WHITE_KING_SIDE), Some("f1".parse().unwrap()));
+        assert_eq!(x.castle_rook(rights::WHITE_QUEEN_SIDE), Some("b1".parse().unwrap()));
         // Written back with rook files, the FEN reads the same even without the flag.
         assert!(x.to_fen().contains(" FB "), "{}", x.to_fen());
         assert_eq!(Position::from_fen(&x.to_fen()).unwrap().key(), x.key());

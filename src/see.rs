@@ -22,11 +22,7 @@ fn clear_with(pos: &Position, a: Square, b: Square, removed: Removed) -> bool {
     let step = STEP[delta_index(a, b)] as u8;
     let mut sq = a.raw().wrapping_add(step);
     while sq != b.raw() {
-        if pos
-            .piece_at(Square::from_index_unchecked(sq & 0x77))
-            .is_some()
-            && removed >> sq & 1 == 0
-        {
+        if pos.piece_at(Square::from_index_unchecked(sq & 0x77)).is_some() && removed >> sq & 1 == 0 {
             return false;
         }
         sq = sq.wrapping_add(step);
@@ -36,12 +32,7 @@ fn clear_with(pos: &Position, a: Square, b: Square, removed: Removed) -> bool {
 
 /// The least valuable piece of `by` attacking `to`, skipping `removed` pieces.
 #[inline]
-fn least_attacker(
-    pos: &Position,
-    to: Square,
-    by: Color,
-    removed: Removed,
-) -> Option<(Square, Piece)> {
+fn least_attacker(pos: &Position, to: Square, by: Color, removed: Removed) -> Option<(Square, Piece)> {
     let mut best: Option<(Square, Piece)> = None;
     let mut best_value = i32::MAX;
     for &from in pos.pieces(by) {
@@ -57,8 +48,7 @@ fn least_attacker(
         if v >= best_value {
             continue;
         }
-        if hit & (flag::PAWN | flag::KNIGHT | flag::KING) != 0 || clear_with(pos, from, to, removed)
-        {
+        if hit & (flag::PAWN | flag::KNIGHT | flag::KING) != 0 || clear_with(pos, from, to, removed) {
             best = Some((from, p));
             best_value = v;
         }
@@ -100,9 +90,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
             break;
         };
         // A king may only capture when nothing can take it back.
-        if p.kind() == Kind::King
-            && least_attacker(pos, to, side.flip(), removed | 1 << sq.raw()).is_some()
-        {
+        if p.kind() == Kind::King && least_attacker(pos, to, side.flip(), removed | 1 << sq.raw()).is_some() {
             break;
         }
         d += 1;
@@ -142,17 +130,11 @@ mod tests {
         // Pawn takes an undefended knight.
         assert_eq!(see_of("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5"), 320);
         // Queen takes a pawn defended by a pawn: loses the queen for a pawn.
-        assert_eq!(
-            see_of("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", "d2d5"),
-            100 - 950
-        );
+        assert_eq!(see_of("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", "d2d5"), 100 - 950);
         // Rook takes a pawn defended by a rook, backed by a second rook behind (x-ray).
         assert_eq!(see_of("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
         // Without the back rook the exchange loses the rook.
-        assert_eq!(
-            see_of("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5"),
-            100 - 500
-        );
+        assert_eq!(see_of("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5"), 100 - 500);
         // A king cannot recapture a defended piece.
         assert_eq!(see_of("8/8/8/4k3/3p4/8/3RN3/4K3 w - - 0 1", "d2d4"), 100);
     }

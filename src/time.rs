@@ -5,7 +5,9 @@
 //! loaded machine or a slow pipe costs the overhead, not the game. Clocks at or below the
 //! overhead (or negative, as some GUIs send) give a 1 ms budget: a legal move at once.
 
+use crate::mv::Move;
 use crate::piece::Color;
+use crate::value::INFINITY;
 use std::time::Duration;
 
 /// Time allowed for one search, measured from the start (or from `ponderhit`).
@@ -71,31 +73,73 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
         let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
         // The last move before the time control may use most of the clock; otherwise a low
         // clock is rebuilt from the increment rather than spent.
-        let (soft_cap, hard_cap) = if mtg == 1 {
-            (left / 10 * 6, left / 10 * 9)
-        } else {
-            (left / 5, left / 2)
-        };
-        let soft = (left / mtg)
-            .saturating_add(inc.saturating_mul(3) / 4)
-            .min(soft_cap);
+        let (soft_cap, hard_cap) = if mtg == 1 { (left / 10 * 6, left / 10 * 9) } else { (left / 5, left / 2) };
+        let soft = (left / mtg).saturating_add(inc.saturating_mul(3) / 4).min(soft_cap);
         let hard = soft.saturating_mul(3).min(hard_cap).max(soft);
         (soft, hard)
     });
     match (movetime, from_clock) {
         (None, None) => TimeBudget::default(),
-        (Some(m), None) => TimeBudget {
-            soft: Some(ms(m)),
-            hard: Some(ms(m)),
-        },
-        (None, Some((s, h))) => TimeBudget {
-            soft: Some(ms(s)),
-            hard: Some(ms(h)),
-        },
-        (Some(m), Some((s, h))) => TimeBudget {
-            soft: Some(ms(s.min(m))),
-            hard: Some(ms(h.min(m))),
-        },
+        (Some(m), None) => TimeBudget { soft: Some(ms(m)), hard: Some(ms(m)) },
+        (None, Some((s, h))) => TimeBudget { soft: Some(ms(s)), hard: Some(ms(h)) },
+        (Some(m), Some((s, h))) => TimeBudget { soft: Some(ms(s.min(m))), hard: Some(ms(h.min(m))) },
+    }
+}
+
+/// Between iterations: whether to start another one. The soft limit stretches while the
+/// best move keeps changing and when the score drops, and shrinks to nothing for the only
+/// legal move; it never passes the hard limit.
+#[derive(Clone, Debug)]
+pub struct SoftStop {
+    budget: TimeBudget,
+    /// Recent changes of the best move, older ones counting half as much at each iteration.
+    instability: f64,
+    last_best: Move,
+    last_score: i32,
+}
+
+impl SoftStop {
+    /// For a search whose first root move (before any iteration) is `first`.
+    pub fn new(budget: TimeBudget, first: Move) -> SoftStop {
+        SoftStop { budget, instability: 0.0, last_best: first, last_score: -INFINITY }
+    }
+
+    /// After the iteration at `depth` found `best` with `score` (`root_moves` moves at the
+    /// root), `elapsed` into the search: true when the search should stop now.
+    pub fn after_iteration(
+        &mut self,
+        best: Move,
+        score: i32,
+        root_moves: usize,
+        depth: i32,
+        elapsed: Duration,
+    ) -> bool {
+        if let Some(soft) = self.budget.soft {
+            let changed = best != self.last_best;
+            self.instability = self.instability * 0.5 + if changed { 1.0 } else { 0.0 };
+            let drop = if self.last_score > -INFINITY { self.last_score - score } else { 0 };
+            let mut factor = 0.7 + 0.8 * self.instability;
+            if drop > 20 {
+                factor += 0.25;
+            }
+            if drop > 60 {
+                factor += 0.35;
+            }
+            if root_moves == 1 && depth >= 4 {
+                factor = 0.0;
+            }
+            let factor = factor.clamp(0.0, 2.5);
+            let mut budget = soft.mul_f64(factor);
+            if let Some(hard) = self.budget.hard {
+                budget = budget.min(hard);
+            }
+            if elapsed >= budget {
+                return true;
+            }
+        }
+        self.last_best = best;
+        self.last_score = score;
+        false
     }
 }
 
@@ -104,38 +148,23 @@ mod tests {
     use super::*;
 
     fn get(b: TimeBudget) -> (u128, u128) {
-        (
-            b.soft.map_or(0, |d| d.as_millis()),
-            b.hard.map_or(0, |d| d.as_millis()),
-        )
+        (b.soft.map_or(0, |d| d.as_millis()), b.hard.map_or(0, |d| d.as_millis()))
     }
 
     #[test]
     fn movetime_is_honoured_within_a_few_ms() {
-        let c = Clock {
-            movetime: Some(1000),
-            ..Clock::default()
-        };
+        let c = Clock { movetime: Some(1000), ..Clock::default() };
         let (s, h) = get(budget(&c, Color::White, 30));
         assert_eq!(s, h);
         assert!((980..1000).contains(&h), "{h}");
-        let c = Clock {
-            movetime: Some(50),
-            ..Clock::default()
-        };
+        let c = Clock { movetime: Some(50), ..Clock::default() };
         assert!((40..50).contains(&get(budget(&c, Color::Black, 30)).1));
     }
 
     #[test]
     fn tiny_and_negative_clocks_give_a_move_at_once() {
         for t in [-500, 0, 1, 10, 30] {
-            let c = Clock {
-                wtime: Some(t),
-                btime: Some(6354),
-                winc: Some(1000),
-                binc: Some(1000),
-                ..Clock::default()
-            };
+            let c = Clock { wtime: Some(t), btime: Some(6354), winc: Some(1000), binc: Some(1000), ..Clock::default() };
             let (s, h) = get(budget(&c, Color::White, 30));
             assert!(s <= 1 && h <= 1, "wtime {t}: {s} {h}");
         }
@@ -146,19 +175,10 @@ mod tests {
         for t in [100i64, 500, 1000, 2000, 10_000, 60_000, 600_000] {
             for inc in [0i64, 10, 100, 1000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let c = Clock {
-                        btime: Some(t),
-                        binc: Some(inc),
-                        movestogo: mtg,
-                        ..Clock::default()
-                    };
+                    let c = Clock { btime: Some(t), binc: Some(inc), movestogo: mtg, ..Clock::default() };
                     let (s, h) = get(budget(&c, Color::Black, 30));
                     assert!(s <= h, "{t} {inc} {mtg:?}");
-                    let cap = if mtg == Some(1) {
-                        (t - 30) * 9 / 10
-                    } else {
-                        (t - 30) / 2
-                    };
+                    let cap = if mtg == Some(1) { (t - 30) * 9 / 10 } else { (t - 30) / 2 };
                     assert!((h as i64) <= cap.max(1), "{t} {inc} {mtg:?}: hard {h}");
                 }
             }
@@ -167,10 +187,7 @@ mod tests {
 
     #[test]
     fn uses_the_clock_of_the_side_to_move() {
-        let c = Clock {
-            wtime: Some(100),
-            ..Clock::default()
-        };
+        let c = Clock { wtime: Some(100), ..Clock::default() };
         assert_eq!(budget(&c, Color::Black, 30), TimeBudget::default());
         assert!(budget(&c, Color::White, 30).hard.is_some());
     }

@@ -141,18 +141,9 @@ impl std::error::Error for TableAllocError {}
 impl TranspositionTable {
     /// A table of `mb` megabytes, or of one bucket when that much memory cannot be had.
     pub fn new(mb: usize) -> TranspositionTable {
-        let mut tt = TranspositionTable::unallocated();
+        let mut tt = TranspositionTable { buckets: Vec::new(), generation: AtomicU8::new(0) };
         let _ = tt.resize(mb);
         tt
-    }
-
-    /// A table without memory, a placeholder for a helper searcher between searches; it
-    /// must not be probed.
-    pub fn unallocated() -> TranspositionTable {
-        TranspositionTable {
-            buckets: Vec::new(),
-            generation: AtomicU8::new(0),
-        }
     }
 
     /// Reallocates for `mb` megabytes (at least one bucket) and clears. When the memory
@@ -243,17 +234,9 @@ impl TranspositionTable {
         let entry = &bucket.entries[victim];
         let e = entry.load();
         // Keep a known best move when the new result has none (a fail-low node).
-        let mv_bits = if mv.is_none() && e.key == key {
-            e.mv
-        } else {
-            mv.bits()
-        };
+        let mv_bits = if mv.is_none() && e.key == key { e.mv } else { mv.bits() };
         // A same-key entry of a deeper draft survives a shallow non-exact result.
-        if e.key == key
-            && bound != Bound::Exact
-            && (e.depth as i32) > depth + 2
-            && (e.gen_bound >> 2) == generation
-        {
+        if e.key == key && bound != Bound::Exact && (e.depth as i32) > depth + 2 && (e.gen_bound >> 2) == generation {
             entry.save(Slot { mv: mv_bits, ..e });
             return;
         }
@@ -295,10 +278,7 @@ mod tests {
     fn impossible_sizes_keep_the_old_table() {
         let mut tt = TranspositionTable::new(1);
         let before = tt.buckets.len();
-        assert_eq!(
-            tt.resize(usize::MAX),
-            Err(TableAllocError { mb: usize::MAX })
-        );
+        assert_eq!(tt.resize(usize::MAX), Err(TableAllocError { mb: usize::MAX }));
         assert_eq!(tt.buckets.len(), before);
         assert!(tt.resize(2).is_ok());
         assert_eq!(tt.buckets.len(), 2 * before);
@@ -339,13 +319,7 @@ mod tests {
         // Another thread's data word lands in the slot, the key word stays ours: a torn
         // entry, which must not be taken for this position.
         let entry = &tt.buckets[tt.index(key)].entries[0];
-        let other = Slot {
-            key: key ^ 1,
-            mv: 0,
-            score: -300,
-            depth: 9,
-            gen_bound: Bound::Exact.to_bits(),
-        };
+        let other = Slot { key: key ^ 1, mv: 0, score: -300, depth: 9, gen_bound: Bound::Exact.to_bits() };
         entry.data.store(other.data(), Ordering::Relaxed);
         assert!(tt.probe(key, 0).is_none());
         assert!(tt.probe(key ^ 1, 0).is_none());

@@ -106,14 +106,8 @@ const fn v(nominal: i32, mg: i32, eg: i32) -> PieceValue {
 }
 
 /// Per kind: pawn, knight, bishop, rook, queen, king.
-pub const PIECE_VALUES: [PieceValue; 6] = [
-    v(100, 74, 79),
-    v(320, 364, 272),
-    v(330, 363, 326),
-    v(500, 439, 546),
-    v(950, 1037, 989),
-    v(20_000, 0, 0),
-];
+pub const PIECE_VALUES: [PieceValue; 6] =
+    [v(100, 74, 79), v(320, 364, 272), v(330, 363, 326), v(500, 439, 546), v(950, 1037, 989), v(20_000, 0, 0)];
 
 /// The nominal value of a kind.
 #[inline(always)]
