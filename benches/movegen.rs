@@ -11,7 +11,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ox88::attacks::is_attacked_by_ray_scan;
-use ox88::mailbox::MailboxBoard;
+use ox88_mailbox::MailboxBoard;
 use ox88::perft::perft;
 use ox88::{Color, Position, Square};
 

@@ -13,7 +13,7 @@
 //! `cargo test --release --test differential -- --nocapture` prints the totals.
 //! `OX88_DIFF_SEED=<n>` replays with another seed.
 
-use ox88::mailbox::{MailboxBoard, MailboxMove};
+use ox88_mailbox::{MailboxBoard, MailboxMove};
 use ox88::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

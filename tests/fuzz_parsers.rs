@@ -6,7 +6,7 @@
 //! About 120,000 cases in all (each test sets its count with `ProptestConfig::with_cases`);
 //! a few seconds in release: `cargo test --release --test fuzz_parsers`.
 
-use ox88::mailbox::{MailboxBoard, MailboxMove};
+use ox88_mailbox::{MailboxBoard, MailboxMove};
 use ox88::perft::parse_suite;
 use ox88::{Position, Square};
 use proptest::prelude::*;

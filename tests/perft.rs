@@ -18,7 +18,8 @@
 //!
 //! The project's own files live in `perft-data/` (counts from published sources or Stockfish,
 //! see each file's header). The public suites of `../shared/perft/` (see its SOURCES.txt) are
-//! run when that folder exists, and skipped with a note when it does not.
+//! run when that folder exists; when it does not, they fail unless `OX88_SKIP_SHARED=1` asks
+//! to skip them.
 
 use ox88::perft::{parse_suite, perft, run_suite, PerftCase, SuiteReport};
 use ox88::Position;
@@ -39,15 +40,22 @@ fn project_file(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("perft-data").join(name)
 }
 
-/// A file of the shared suites, or `None` (with a note) when the folder is absent.
+/// A file of the shared suites. A missing file fails the test, so that a checkout without
+/// `../shared` cannot pass by checking nothing; `OX88_SKIP_SHARED=1` skips instead, with a
+/// line on stderr (shown by `cargo test` even for a passing test's run).
 fn shared_file(name: &str) -> Option<PathBuf> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/perft").join(name);
     if path.exists() {
-        Some(path)
-    } else {
-        println!("note: {} is absent; skipping this suite", path.display());
-        None
+        return Some(path);
     }
+    if std::env::var_os("OX88_SKIP_SHARED").is_some_and(|v| v == "1") {
+        eprintln!("SKIPPED: {} is absent (OX88_SKIP_SHARED=1); this suite checked nothing", path.display());
+        return None;
+    }
+    panic!(
+        "{} is absent: put the shared folder beside the checkout, or set OX88_SKIP_SHARED=1 to skip its suites",
+        path.display()
+    );
 }
 
 fn read_cases(path: &Path) -> Vec<PerftCase> {

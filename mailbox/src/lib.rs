@@ -1,8 +1,9 @@
 //! The independent 10x12 mailbox reference move generator.
 //!
-//! This module exists to check the 0x88 generator, so it is built to be obviously right rather
-//! than fast, and it shares **no** move-generation, attack or FEN code with the rest of the
-//! crate (it does not even use [`crate::Square`]):
+//! This crate exists to check ox88's 0x88 generator, so it is built to be obviously right
+//! rather than fast, and it shares **no** code with the engine (it does not even depend on
+//! it): the engine's tests and benchmarks use it as an oracle, and the engine binary does
+//! not link it.
 //!
 //! - The board is a 120-cell array, 10 columns by 12 rows. The 64 real squares sit in the
 //!   middle; a two-row border above and below and a one-column border left and right hold
@@ -18,7 +19,7 @@
 //!   king ends on the g or c file and the rook on the f or d file; every square the king or
 //!   the rook crosses or lands on is empty except for those two pieces; the king is not in
 //!   check and no square on its path is attacked. Castling is written king-takes-rook
-//!   (`e1h1`), the notation `Move::to_uci(true)` uses.
+//!   (`e1h1`), the notation ox88's `Move::to_uci(true)` uses.
 //!
 //! The FEN reader accepts standard FEN, X-FEN (`KQkq` meaning the outermost rook on that side
 //! of the king) and Shredder-FEN (rook file letters such as `HFhf`); it returns `None` for
