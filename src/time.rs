@@ -191,4 +191,29 @@ mod tests {
         assert_eq!(budget(&c, Color::Black, 30), TimeBudget::default());
         assert!(budget(&c, Color::White, 30).hard.is_some());
     }
+
+    #[test]
+    fn soft_stop_stretches_with_instability_and_stops_for_the_only_move() {
+        let budget = TimeBudget { soft: Some(Duration::from_millis(1000)), hard: Some(Duration::from_millis(3000)) };
+        let (a, b) = (Move::NONE, Move::from_bits(1));
+        let at = Duration::from_millis;
+        // Stable best move: stops once 0.7 of the soft limit is spent.
+        let mut stable = SoftStop::new(budget, a);
+        assert!(!stable.after_iteration(a, 30, 20, 5, at(600)));
+        assert!(stable.after_iteration(a, 30, 20, 6, at(750)));
+        // A best move that changed at this iteration stretches the limit to 1.5 of it.
+        let mut unstable = SoftStop::new(budget, a);
+        assert!(!unstable.after_iteration(b, 30, 20, 5, at(1400)));
+        // A score that drops by more than 60 stretches it too.
+        let mut dropping = SoftStop::new(budget, a);
+        assert!(!dropping.after_iteration(a, 30, 20, 5, at(100)));
+        assert!(!dropping.after_iteration(a, -40, 20, 6, at(1200)));
+        // The only legal move: no thinking beyond depth 4.
+        let mut only = SoftStop::new(budget, a);
+        assert!(!only.after_iteration(a, 0, 1, 3, at(1)));
+        assert!(only.after_iteration(a, 0, 1, 4, at(1)));
+        // No clock: never stops on time.
+        let mut untimed = SoftStop::new(TimeBudget::default(), a);
+        assert!(!untimed.after_iteration(b, -500, 1, 9, at(100_000)));
+    }
 }
