@@ -11,9 +11,9 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ox88::attacks::is_attacked_by_ray_scan;
-use ox88_mailbox::MailboxBoard;
 use ox88::perft::perft;
 use ox88::{Color, Position, Square};
+use ox88_mailbox::MailboxBoard;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

@@ -86,10 +86,8 @@ pub fn run_to(depth: Option<u32>, out: &mut dyn Write) -> Result<u64, String> {
     Ok(total)
 }
 
-/// `ox88 bench [depth]` on standard output.
-pub fn run(depth: Option<u32>) -> Result<i32, String> {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    run_to(depth, &mut lock)?;
+/// `ox88 bench [depth]` on `out`.
+pub fn run(depth: Option<u32>, out: &mut dyn Write) -> Result<i32, String> {
+    run_to(depth, out)?;
     Ok(0)
 }

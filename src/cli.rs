@@ -3,6 +3,7 @@
 use crate::perft::{divide, parse_suite, perft, run_suite};
 use crate::position::Position;
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::time::Instant;
 
 #[derive(Parser, Debug)]
@@ -57,6 +58,31 @@ enum Command {
     },
 }
 
+/// Standard output for the subcommands. When the reader has gone (`ox88 perft 5 | head -1`,
+/// a GUI that died), the program ends at once with exit code 0: there is no one left to tell.
+struct Stdout;
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut out = std::io::stdout().lock();
+        match out.write_all(buf).and_then(|()| out.flush()) {
+            Ok(()) => Ok(buf.len()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+            Err(e) => Err(e),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `println!` through [`Stdout`].
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(Stdout, $($arg)*);
+    }};
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run(args: Vec<String>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
@@ -71,8 +97,8 @@ pub fn run(args: Vec<String>) -> i32 {
         Some(Command::Perft { depth, fen, moves, divide, chess960 }) => cmd_perft(depth, fen, &moves, divide, chess960),
         Some(Command::PerftSuite { file, max_nodes, chess960 }) => cmd_suite(&file, max_nodes, chess960),
         Some(Command::Perftree { depth, fen, moves }) => cmd_perftree(depth, &fen, moves.as_deref()),
-        Some(Command::Bench { depth }) => crate::bench::run(depth),
-        Some(Command::Tactics { file, ms }) => crate::tactics::run(file.as_deref(), ms),
+        Some(Command::Bench { depth }) => crate::bench::run(depth, &mut Stdout),
+        Some(Command::Tactics { file, ms }) => crate::tactics::run(file.as_deref(), ms, &mut Stdout),
     };
     match result {
         Ok(code) => code,
@@ -99,17 +125,17 @@ fn cmd_perft(depth: u32, fen: Option<String>, moves: &[String], split: bool, che
     let nodes = if split {
         let parts = divide(&mut pos, depth);
         for (m, n) in &parts {
-            println!("{}: {n}", m.to_uci(pos.is_chess960()));
+            say!("{}: {n}", m.to_uci(pos.is_chess960()));
         }
-        println!();
+        say!("");
         parts.iter().map(|(_, n)| n).sum()
     } else {
         perft(&mut pos, depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Nodes searched: {nodes}");
-    println!("Time: {:.3} s", secs);
-    println!("Speed: {:.1} Mnps", nodes as f64 / secs.max(1e-9) / 1e6);
+    say!("Nodes searched: {nodes}");
+    say!("Time: {:.3} s", secs);
+    say!("Speed: {:.1} Mnps", nodes as f64 / secs.max(1e-9) / 1e6);
     Ok(0)
 }
 
@@ -118,10 +144,10 @@ fn cmd_perftree(depth: u32, fen: &str, moves: Option<&str>) -> Result<i32, Strin
     let mut pos = setup(Some(fen), &moves, false)?;
     let parts = divide(&mut pos, depth);
     for (m, n) in &parts {
-        println!("{} {n}", m.to_uci(pos.is_chess960()));
+        say!("{} {n}", m.to_uci(pos.is_chess960()));
     }
-    println!();
-    println!("{}", parts.iter().map(|(_, n)| n).sum::<u64>());
+    say!("");
+    say!("{}", parts.iter().map(|(_, n)| n).sum::<u64>());
     Ok(0)
 }
 
@@ -139,12 +165,12 @@ fn cmd_suite(file: &str, max_nodes: u64, chess960: bool) -> Result<i32, String> 
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     for m in &report.mismatches {
-        println!("MISMATCH {} depth {}: expected {}, found {}", m.fen, m.depth, m.expected, m.found);
+        say!("MISMATCH {} depth {}: expected {}, found {}", m.fen, m.depth, m.expected, m.found);
     }
     for (fen, e) in &report.fen_errors {
-        println!("BAD FEN {fen}: {e}");
+        say!("BAD FEN {fen}: {e}");
     }
-    println!(
+    say!(
         "positions {} checks {} skipped {} nodes {} mismatches {} fen-errors {} time {:.2} s speed {:.1} Mnps",
         report.positions,
         report.checks,

@@ -22,18 +22,17 @@
 use crate::fen::{FenError, STARTPOS};
 use crate::movegen::MoveError;
 use crate::mv::Move;
-use crate::perft::divide;
 use crate::position::Position;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
-use crate::time::{budget, Clock};
+use crate::time::{budget, Clock, TimeBudget};
 use crate::tt::TableAllocError;
 use crate::value::MAX_PLY;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Stack of the search thread: deep recursion must not overflow.
@@ -46,6 +45,9 @@ pub enum Event {
     Report(Report),
     /// The end of a search; `best` is `None` only when the side to move has no legal move.
     BestMove { best: Option<Move>, ponder: Option<Move> },
+    /// The answer to a `go` without a position to search (the last `position` was
+    /// rejected): no move at all rather than one from a position the GUI did not send.
+    NoPosition,
 }
 
 /// Where events go; called from the search thread.
@@ -125,16 +127,20 @@ impl Default for Options {
     }
 }
 
+/// A search under way. Its thread is not joined: it sends its best move before it waits
+/// for its helpers, and the searcher's lock keeps the next search from starting before
+/// they have all ended.
 struct Running {
     control: Arc<SharedControl>,
-    handle: JoinHandle<()>,
-    /// Closed (or sent on) once the search has sent its best move.
+    /// Sent on once the search has sent its best move (closed if its thread died).
     done: Receiver<()>,
 }
 
 /// The engine: position, history, options and the search.
 pub struct Engine {
     pos: Position,
+    /// False after a rejected `position`, until a good one (or `ucinewgame`) arrives.
+    has_position: bool,
     /// Keys of the positions before `pos` in the game, oldest first.
     history: Vec<u64>,
     options: Options,
@@ -149,6 +155,7 @@ impl Engine {
         let options = Options::default();
         Engine {
             pos: Position::startpos(),
+            has_position: true,
             history: Vec::new(),
             searcher: Arc::new(Mutex::new(Searcher::new(options.hash_mb))),
             options,
@@ -170,6 +177,11 @@ impl Engine {
         &self.options
     }
 
+    /// Whether there is a position to search: false after a rejected `position`.
+    pub fn has_position(&self) -> bool {
+        self.has_position
+    }
+
     pub fn is_searching(&self) -> bool {
         self.running.is_some()
     }
@@ -180,10 +192,12 @@ impl Engine {
     }
 
     /// Sets the position from a start and UCI moves, the FEN's castling and the moves read
-    /// as Chess960 when `chess960` is set; on error nothing changes.
+    /// as Chess960 when `chess960` is set. On error the position stays as it was but is no
+    /// longer searched: every `go` answers [`Event::NoPosition`] until a good position.
     pub fn set_position(&mut self, start: &StartPosition, moves: &[&str], chess960: bool) -> Result<(), EngineError> {
         self.stop();
         self.wait();
+        self.has_position = false;
         let fen = match start {
             StartPosition::Startpos => STARTPOS,
             StartPosition::Fen(fen) => fen.as_str(),
@@ -198,7 +212,16 @@ impl Engine {
         }
         self.pos = pos;
         self.history = history;
+        self.has_position = true;
         Ok(())
+    }
+
+    /// A `position` command that could not even be read: as a rejected position, nothing is
+    /// searched until a good one arrives.
+    pub fn reject_position(&mut self) {
+        self.stop();
+        self.wait();
+        self.has_position = false;
     }
 
     /// `ucinewgame`: stops a search, forgets what the search learnt, back to the start position.
@@ -209,6 +232,7 @@ impl Engine {
         self.pos = Position::startpos();
         self.pos.set_chess960(chess960);
         self.history.clear();
+        self.has_position = true;
     }
 
     /// Resizes the hash table now (not at the next search).
@@ -248,22 +272,36 @@ impl Engine {
     pub fn go(&mut self, params: &GoParams) -> Result<(), EngineError> {
         self.stop();
         self.wait();
+        if !self.has_position {
+            (self.sink)(Event::NoPosition);
+            return Ok(());
+        }
         let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
         for text in &params.searchmoves {
             searchmoves.push(self.pos.parse_uci_move(text).map_err(EngineError::SearchMove)?);
         }
-        let mut depth = params.depth.map(|d| d.clamp(1, MAX_PLY as u32 - 1));
-        if let (None, Some(m)) = (depth, params.mate) {
+        // Every number a parser accepts is brought into the range the search can use: no
+        // mate is longer than the deepest line, no search deeper than the stack.
+        let max_depth = MAX_PLY as u32 - 1;
+        let mate = params.mate.map(|m| m.clamp(1, max_depth / 2));
+        let mut depth = params.depth.map(|d| d.clamp(1, max_depth));
+        if let (None, Some(m)) = (depth, mate) {
             // A mate in m moves lies within 2m - 1 plies; the search may extend beyond that.
-            depth = Some(m.saturating_mul(2).saturating_sub(1).clamp(1, MAX_PLY as u32 - 1));
+            depth = Some((2 * m - 1).clamp(1, max_depth));
         }
+        // `infinite` wins over every clock field: no best move until `stop`.
+        let time = if params.infinite {
+            TimeBudget::default()
+        } else {
+            budget(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms)
+        };
         let limits = SearchLimits {
             depth,
-            nodes: params.nodes,
-            mate: params.mate,
+            nodes: params.nodes.map(|n| n.max(1)),
+            mate,
             searchmoves,
             multipv: self.options.multipv,
-            time: budget(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms),
+            time,
         };
         let control = Arc::new(SharedControl::starting(params.ponder));
         let (done, done_rx) = mpsc::channel();
@@ -283,7 +321,7 @@ impl Engine {
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || job.run(&searcher));
         match spawned {
-            Ok(handle) => self.running = Some(Running { control, handle, done: done_rx }),
+            Ok(_) => self.running = Some(Running { control, done: done_rx }),
             Err(_) => {
                 // No thread: answer at once so the GUI still gets its one best move.
                 let (best, ponder) = checked_moves(&self.pos, &[], SearchOutcome::default());
@@ -301,18 +339,19 @@ impl Engine {
     }
 
     /// `ponderhit`: the ponder search becomes a normal timed search, the clock starting now.
+    /// Sent during a search that is not pondering, it means nothing and is ignored.
     pub fn ponderhit(&mut self) {
-        if let Some(r) = &self.running {
+        if let Some(r) = self.running.as_ref().filter(|r| r.control.is_pondering()) {
             r.control.ponderhit();
         }
     }
 
-    /// Waits until the running search (if any) has sent its best move and ended.
+    /// Waits until the running search (if any) has sent its best move.
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
-            // A search thread that panicked has already given up the searcher, which
+            // Disconnected: the thread died without a word; it gave up the searcher, which
             // `lock_searcher` then clears.
-            let _ = r.handle.join();
+            let _ = r.done.recv();
         }
     }
 
@@ -322,19 +361,30 @@ impl Engine {
         let Some(r) = &self.running else { return true };
         match r.done.recv_timeout(limit) {
             Ok(()) | Err(RecvTimeoutError::Disconnected) => {
-                self.wait();
+                self.running = None;
                 true
             }
             Err(RecvTimeoutError::Timeout) => false,
         }
     }
 
-    /// Perft divide of the current position (stops a running search first).
-    pub fn perft(&mut self, depth: u32) -> Vec<(Move, u64)> {
+    /// Runs `work` on the current position on a thread of its own, as a search runs (a
+    /// running search is stopped first): `go`, `position` and the rest wait for it, while
+    /// `isready` and `quit` are answered at once. For `go perft` and `bench`, which cannot
+    /// be stopped and send no best move.
+    pub fn run_task(&mut self, work: impl FnOnce(&Position) + Send + 'static) {
         self.stop();
         self.wait();
-        let mut pos = self.pos.clone();
-        divide(&mut pos, depth)
+        let control = Arc::new(SharedControl::default());
+        let (done, done_rx) = mpsc::channel();
+        let pos = self.pos.clone();
+        let spawned = std::thread::Builder::new().name("task".into()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
+            let _ = catch_unwind(AssertUnwindSafe(|| work(&pos)));
+            let _ = done.send(());
+        });
+        if spawned.is_ok() {
+            self.running = Some(Running { control, done: done_rx });
+        }
     }
 
     /// Static evaluation of the current position in centipawns, White's point of view.
@@ -403,29 +453,41 @@ struct SearchJob {
 
 impl SearchJob {
     fn run(self, searcher: &Mutex<Searcher>) {
-        let sink = Arc::clone(&self.sink);
         // The principal variation of the last report, for a ponder move the search did not give.
-        let mut last_pv: Vec<Move> = Vec::new();
+        let last_pv = RefCell::new(Vec::new());
         let mut report = |report: Report| {
             if let Report::Iteration { multipv: 1, pv, .. } = &report {
-                last_pv.clone_from(pv);
+                last_pv.borrow_mut().clone_from(pv);
             }
-            sink(Event::Report(report))
+            (self.sink)(Event::Report(report))
         };
-        let watchdog = self.limits.time.hard.map(|hard| Watchdog::start(Arc::clone(&self.control), hard));
-        let mut outcome = {
+        let watchdog = RefCell::new(self.limits.time.hard.map(|hard| Watchdog::start(Arc::clone(&self.control), hard)));
+        let sent = Cell::new(false);
+        let finish = |outcome: &SearchOutcome| {
+            if !sent.replace(true) {
+                drop(watchdog.borrow_mut().take());
+                self.send_best_move(*outcome, &last_pv.borrow());
+            }
+        };
+        {
             let mut searcher = lock_searcher(searcher);
             searcher.set_threads(self.threads);
             let result = catch_unwind(AssertUnwindSafe(|| {
-                searcher.search(&self.pos, &self.history, &self.limits, &self.control, &mut report)
+                searcher
+                    .search_then(&self.pos, &self.history, &self.limits, &self.control, &mut report, &mut |o| finish(o))
             }));
-            result.unwrap_or_else(|_| {
+            if result.is_err() {
                 // A panicking search may leave its tables half-written: start afresh.
                 searcher.clear();
-                SearchOutcome::default()
-            })
-        };
-        drop(watchdog);
+            }
+        }
+        // Still one best move when the search panicked before it had one.
+        finish(&SearchOutcome::default());
+    }
+
+    /// Holds the best move while the search must not end yet (infinite, pondering), then
+    /// sends it and tells the facade.
+    fn send_best_move(&self, mut outcome: SearchOutcome, last_pv: &[Move]) {
         if outcome.ponder.is_none() && outcome.best.is_some() && last_pv.first() == outcome.best.as_ref() {
             outcome.ponder = last_pv.get(1).copied();
         }

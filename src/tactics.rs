@@ -184,11 +184,9 @@ pub fn run_file(path: &str, ms: u64, out: &mut dyn Write) -> Result<(usize, usiz
     Ok((solved, total))
 }
 
-/// `ox88 tactics [file] [--ms N]` on standard output.
-pub fn run(file: Option<&str>, ms: Option<u64>) -> Result<i32, String> {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    run_file(file.unwrap_or(DEFAULT_FILE), ms.unwrap_or(1000), &mut lock)?;
+/// `ox88 tactics [file] [--ms N]` on `out`.
+pub fn run(file: Option<&str>, ms: Option<u64>, out: &mut dyn Write) -> Result<i32, String> {
+    run_file(file.unwrap_or(DEFAULT_FILE), ms.unwrap_or(1000), out)?;
     Ok(0)
 }
 

@@ -70,7 +70,8 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
     let from_clock = time.map(|t| {
         let left = t.saturating_sub(overhead).max(0);
         let inc = inc.unwrap_or(0).max(0);
-        let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
+        // `movestogo 0` (or less) is no count at all: sudden death, as if it were absent.
+        let mtg = clock.movestogo.filter(|&m| m > 0).unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
         // The last move before the time control may use most of the clock; otherwise a low
         // clock is rebuilt from the increment rather than spent.
         let (soft_cap, hard_cap) = if mtg == 1 { (left / 10 * 6, left / 10 * 9) } else { (left / 5, left / 2) };

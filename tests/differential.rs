@@ -13,8 +13,8 @@
 //! `cargo test --release --test differential -- --nocapture` prints the totals.
 //! `OX88_DIFF_SEED=<n>` replays with another seed.
 
-use ox88_mailbox::{MailboxBoard, MailboxMove};
 use ox88::{Move, Position};
+use ox88_mailbox::{MailboxBoard, MailboxMove};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;

@@ -6,9 +6,9 @@
 //! About 120,000 cases in all (each test sets its count with `ProptestConfig::with_cases`);
 //! a few seconds in release: `cargo test --release --test fuzz_parsers`.
 
-use ox88_mailbox::{MailboxBoard, MailboxMove};
 use ox88::perft::parse_suite;
 use ox88::{Position, Square};
+use ox88_mailbox::{MailboxBoard, MailboxMove};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use std::collections::BTreeSet;

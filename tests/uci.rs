@@ -467,12 +467,27 @@ fn unknown_commands_and_garbled_go_are_reported() {
     let mut e = Ox88::start();
     e.send("foo bar");
     assert_eq!(e.expect(LONG, "info string"), "info string unknown command: foo bar");
-    for line in ["isreadyx", "quit now", "go depth x", "go wtime", "go searchmoves e2e5"] {
+    for line in ["isreadyx", "quit now"] {
         e.send(line);
         let l = e.expect(LONG, "info string");
         assert!(!l.contains('\n'), "{l}");
         e.assert_no_bestmove_for(Duration::from_millis(100));
     }
+    // A garbled `go` is reported and still searched with what was understood: the GUI
+    // gets its best move rather than losing on time.
+    for line in ["go depth x", "go wtime", "go wtime abc btime 1000"] {
+        e.send(line);
+        let l = e.expect(LONG, "info string");
+        assert!(!l.contains('\n'), "{l}");
+        assert!(e.bestmove(LONG).starts_with("bestmove "));
+    }
+    // An illegal move of `searchmoves` is reported and left out; what remains is a bare
+    // `go`, which searches until `stop`.
+    e.send("go searchmoves e2e5");
+    assert!(e.expect(LONG, "info string").contains("e2e5"));
+    e.assert_no_bestmove_for(Duration::from_millis(100));
+    e.send("stop");
+    assert!(e.bestmove(LONG).starts_with("bestmove "));
     e.send("joho debug on");
     e.send_raw(b"\xff\xfe garbage \x00\n");
     e.send("");

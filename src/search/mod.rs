@@ -131,7 +131,8 @@ impl SharedControl {
     /// Sleeps while `busy` holds, re-checking it at every change, for at most `timeout` if
     /// given. Returns once `busy` is false or the time is up.
     pub fn wait_while(&self, timeout: Option<Duration>, busy: impl Fn(&SharedControl) -> bool) {
-        let deadline = timeout.map(|t| Instant::now() + t);
+        // A timeout too long to add to the clock is no timeout.
+        let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         let mut gate = self.gate();
         while busy(self) {
             gate = match deadline {

@@ -58,8 +58,9 @@ impl Worker<'_> {
         }
 
         let multipv = limits.multipv.max(1).min(root.len());
-        let mate_plies = limits.mate.map(|n| 2 * n.max(1) as i32 - 1);
-        let max_depth = match (limits.depth, limits.mate) {
+        let mate = limits.mate.map(|n| n.clamp(1, MAX_PLY as u32));
+        let mate_plies = mate.map(|n| 2 * n as i32 - 1);
+        let max_depth = match (limits.depth, mate) {
             (Some(d), _) => d,
             (None, Some(n)) => (4 * n + 4).min(MAX_PLY as u32 - 8),
             _ => MAX_PLY as u32 - 8,

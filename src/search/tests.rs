@@ -84,18 +84,30 @@ fn stalemate_and_insufficient_material_are_draws() {
     assert_eq!(last_score(&reports).1, Score::Centipawns(0));
 }
 
-#[test]
-fn repetition_with_game_history_is_a_draw() {
-    // Shuffling king and queen back and forth returns to the first position.
-    let mut pos = Position::from_fen("7k/8/8/8/8/8/q7/6K1 w - - 4 20").unwrap();
+/// Keys of the positions from `fen` on through `moves`, and the position reached.
+fn shuffle(fen: &str, moves: &[&str]) -> (Vec<u64>, Position) {
+    let mut pos = Position::from_fen(fen).unwrap();
     let mut keys = vec![pos.key()];
-    for uci in ["g1h1", "a2b2", "h1g1", "b2a2"] {
+    for uci in moves {
         let m = pos.parse_uci_move(uci).unwrap();
         pos.make(m);
         keys.push(pos.key());
     }
-    // `pos` is the first position again; the searcher sees that as a repetition at ply 1.
+    (keys, pos)
+}
+
+#[test]
+fn repetition_before_the_root_needs_the_third_occurrence() {
+    // Shuffling king and queen back and forth returns to the first position.
+    let cycle = ["g1h1", "a2b2", "h1g1", "b2a2"];
+    let (keys, pos) = shuffle("7k/8/8/8/8/8/q7/6K1 w - - 4 20", &cycle);
     let mut s = ThreadData::new();
+    // The root is the game's first position again: its second occurrence, no draw yet.
+    s.keys = keys.clone();
+    s.root_index = keys.len() - 1;
+    assert!(!s.is_repetition(&pos, 0));
+    // After one more cycle it is the third: a draw.
+    let (keys, pos) = shuffle("7k/8/8/8/8/8/q7/6K1 w - - 4 20", &[cycle, cycle].concat());
     s.keys = keys.clone();
     s.root_index = keys.len() - 1;
     assert!(s.is_repetition(&pos, 0));
@@ -106,19 +118,26 @@ fn repetition_with_game_history_is_a_draw() {
 }
 
 #[test]
+fn repetition_inside_the_search_is_a_draw_at_once() {
+    // The same cycle played inside the search, from the root: the position at ply 4 repeats
+    // the root, a draw on its second occurrence.
+    let (keys, pos) = shuffle("7k/8/8/8/8/8/q7/6K1 w - - 4 20", &["g1h1", "a2b2", "h1g1", "b2a2"]);
+    let mut s = ThreadData::new();
+    s.keys = keys.clone();
+    s.root_index = 0;
+    assert!(s.is_repetition(&pos, 4));
+}
+
+#[test]
 fn search_takes_a_repetition_draw_when_lost() {
-    // White (a bare king against a queen) is lost, but one move returns to a position of
-    // the game history: that move scores a draw.
+    // White (a bare king against a queen) is lost, but one move makes a position of the
+    // game history occur for the third time: that move scores a draw.
     let fen_a = "6k1/8/8/8/8/8/q7/6K1 w - - 10 40";
-    let mut pos = Position::from_fen(fen_a).unwrap();
-    let mut history = Vec::new();
-    for uci in ["g1h1", "a2b2", "h1g1", "b2a2", "g1h1", "a2b2"] {
-        history.push(pos.key());
-        let m = pos.parse_uci_move(uci).unwrap();
-        pos.make(m);
-    }
-    // Now White (Kh1 vs Qb2) to move; Kh1-g1 would repeat. Black's queen can't force
-    // immediate mate, so the score at depth 1 of h1g1 is 0 (repetition).
+    let moves = ["g1h1", "a2b2", "h1g1", "b2a2", "g1h1", "a2b2", "h1g1", "b2a2", "g1h1", "a2b2"];
+    let (mut history, pos) = shuffle(fen_a, &moves);
+    history.pop();
+    // Now White (Kh1 vs Qb2) to move; Kh1-g1 makes Kg1/Qb2 with Black to move a third
+    // time. Black's queen can't force immediate mate, so the score at depth 1 of h1g1 is 0.
     let mut s = Searcher::new(1);
     let control = SharedControl::default();
     let limits = SearchLimits {
@@ -130,6 +149,12 @@ fn search_takes_a_repetition_draw_when_lost() {
     let mut reports = Vec::new();
     s.search(&pos, &history, &limits, &control, &mut |r| reports.push(r));
     assert_eq!(last_score(&reports).1, Score::Centipawns(0));
+    // One cycle fewer, the same move only makes the second occurrence: not scored a draw.
+    let (mut history, pos) = shuffle(fen_a, &moves[4..]);
+    history.pop();
+    let mut reports = Vec::new();
+    Searcher::new(1).search(&pos, &history, &limits, &control, &mut |r| reports.push(r));
+    assert_ne!(last_score(&reports).1, Score::Centipawns(0));
 }
 
 #[test]

@@ -80,12 +80,30 @@ impl Searcher {
         control: &SharedControl,
         report: &mut dyn FnMut(Report),
     ) -> SearchOutcome {
+        self.search_then(pos, history, limits, control, report, &mut |_| {})
+    }
+
+    /// [`Searcher::search`], calling `done` with the outcome as soon as the main thread has
+    /// it, before the helpers are joined: with many threads on few cores the last helper
+    /// may take a while to notice its stop, and the best move should not wait for it.
+    /// Returns the outcome again once every thread has ended, with the final node count.
+    pub fn search_then(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &SearchLimits,
+        control: &SharedControl,
+        report: &mut dyn FnMut(Report),
+        done: &mut dyn FnMut(&SearchOutcome),
+    ) -> SearchOutcome {
         self.tt.new_search();
         let helper_nodes = AtomicU64::new(0);
         let shared = Shared { tt: &self.tt, reductions: &self.reductions, helper_nodes: &helper_nodes };
         let (main, helpers) = self.threads.split_first_mut().expect("the pool has a main thread");
         if helpers.is_empty() {
-            return Worker::new(main, &shared, control, true, limits).iterate(pos, history, limits, report, 1);
+            let outcome = Worker::new(main, &shared, control, true, limits).iterate(pos, history, limits, report, 1);
+            done(&outcome);
+            return outcome;
         }
         // The helpers' own stop flag: the GUI's `stop` reaches them through the main thread,
         // which ends within 1024 nodes and then raises this one. Stopping them with the GUI's
@@ -96,7 +114,7 @@ impl Searcher {
         let mut outcome = std::thread::scope(|scope| {
             // Raised on every way out of the main search, a panic included, so that the scope
             // never waits for helpers nobody stops.
-            let _stop_helpers = StopOnDrop(&helper_control);
+            let stop_helpers = StopOnDrop(&helper_control);
             for (i, td) in helpers.iter_mut().enumerate() {
                 let first_depth = 1 + ((i + 1) % 2) as i32;
                 let (shared, helper_limits, helper_control) = (&shared, &helper_limits, &helper_control);
@@ -112,6 +130,8 @@ impl Searcher {
             }
             let mut worker = Worker::new(main, &shared, control, true, limits);
             let outcome = worker.iterate(pos, history, limits, report, 1);
+            drop(stop_helpers);
+            done(&SearchOutcome { nodes: worker.total_nodes(), ..outcome });
             (outcome, worker.nodes)
         });
         // Every helper has ended and published its count.

@@ -78,7 +78,7 @@ impl Worker<'_> {
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && h.bound.settles(h.score, alpha, beta) {
+            if !pv_node && h.depth >= depth && h.bound.settles(h.score, alpha, beta) && trusts_table(pos) {
                 return h.score;
             }
         }
@@ -271,12 +271,15 @@ impl Worker<'_> {
         if insufficient_material(pos) {
             return 0;
         }
+        if pos.halfmove_clock() >= 100 {
+            return if in_check && pos.legal_moves().is_empty() { -MATE + ply as i32 } else { 0 };
+        }
         let pv_node = beta - alpha > 1;
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         if let Some(h) = hit {
-            if !pv_node && h.bound.settles(h.score, alpha, beta) {
+            if !pv_node && h.bound.settles(h.score, alpha, beta) && trusts_table(pos) {
                 return h.score;
             }
         }
@@ -339,6 +342,13 @@ impl Worker<'_> {
         self.shared.tt.store(key, best_move, best, 0, Bound::of(best, original_alpha, beta), ply);
         best
     }
+}
+
+/// Near the fifty-move limit a stored score may hold a result the clock no longer allows:
+/// such a node is searched, not settled by the table.
+#[inline(always)]
+fn trusts_table(pos: &Position) -> bool {
+    pos.halfmove_clock() < 90
 }
 
 /// Does the side to move have a piece other than pawns and king (null-move zugzwang guard)?

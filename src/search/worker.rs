@@ -79,18 +79,28 @@ impl ThreadData {
         self.order.clear();
     }
 
-    /// Repetition of a position since the last irreversible move, including the game before
-    /// the root. One repetition is scored as a draw: if it was good to repeat once, it is
-    /// good to repeat again.
+    /// Is the position at `ply` a draw by repetition? Since the last irreversible move: one
+    /// repetition of a position of the search path (the root included) is a draw, since if it
+    /// was good to repeat once it is good to repeat again; a position of the game before the
+    /// root must have occurred twice there, so that this is its third occurrence, as the
+    /// rules say.
     #[inline]
     pub fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
         let idx = self.root_index + ply;
         let key = pos.key();
         let limit = (pos.halfmove_clock() as usize).min(idx);
         let mut back = 4;
+        let mut before_root = 0;
         while back <= limit {
-            if self.keys[idx - back] == key {
-                return true;
+            let earlier = idx - back;
+            if self.keys[earlier] == key {
+                if earlier >= self.root_index {
+                    return true;
+                }
+                before_root += 1;
+                if before_root == 2 {
+                    return true;
+                }
             }
             back += 2;
         }

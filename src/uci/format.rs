@@ -67,5 +67,6 @@ pub fn format_event(event: &Event, chess960: bool) -> Option<String> {
     match event {
         Event::Report(report) => format_report(report, chess960),
         Event::BestMove { best, ponder } => Some(format_bestmove(*best, *ponder, chess960)),
+        Event::NoPosition => Some("bestmove 0000".to_string()),
     }
 }

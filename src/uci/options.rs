@@ -12,17 +12,28 @@ use vampirc_uci::UciOptionConfig;
 /// The kind of an option, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    /// Text; `<empty>` (or nothing) means the empty string.
+    String {
+        default: &'static str,
+    },
 }
 
 /// A value, already checked against the option's kind and range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setting {
     Spin(i64),
     Check(bool),
     Press,
+    Text(String),
 }
 
 /// One row of the table.
@@ -41,7 +52,7 @@ const MAX_MULTIPV: i64 = 64;
 const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
 
 /// Every option ox88 has, in `uci` order.
-pub fn table() -> [UciOption; 7] {
+pub fn table() -> [UciOption; 8] {
     let d = Options::default();
     [
         UciOption {
@@ -97,6 +108,20 @@ pub fn table() -> [UciOption; 7] {
                 Ok(())
             },
         },
+        UciOption {
+            name: "Debug Log File",
+            kind: OptionKind::String { default: "" },
+            apply: |s, v| {
+                let path = match v {
+                    Setting::Text(t) if !t.is_empty() => Some(t),
+                    _ => None,
+                };
+                s.out.set_log(path.as_deref()).map_err(|e| UciError::BadOptionValue {
+                    option: "Debug Log File",
+                    value: format!("{} ({e})", path.unwrap_or_default()),
+                })
+            },
+        },
     ]
 }
 
@@ -121,6 +146,7 @@ impl UciOption {
             }
             OptionKind::Check { default } => UciOptionConfig::Check { name, default: Some(default) },
             OptionKind::Button => UciOptionConfig::Button { name },
+            OptionKind::String { default } => UciOptionConfig::String { name, default: Some(default.to_string()) },
         }
     }
 
@@ -140,6 +166,8 @@ impl UciOption {
             OptionKind::Check { .. } if text.eq_ignore_ascii_case("false") => Ok(Setting::Check(false)),
             OptionKind::Check { .. } => Err(bad()),
             OptionKind::Button => Ok(Setting::Press),
+            OptionKind::String { .. } if text == "<empty>" => Ok(Setting::Text(String::new())),
+            OptionKind::String { .. } => Ok(Setting::Text(text.to_string())),
         }
     }
 }

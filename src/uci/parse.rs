@@ -56,12 +56,34 @@ pub enum Command {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UciError {
     UnknownCommand(String),
-    UnexpectedToken { command: &'static str, token: String },
-    MissingArgument { command: &'static str, what: &'static str },
-    BadNumber { keyword: String, token: String },
+    UnexpectedToken {
+        command: &'static str,
+        token: String,
+    },
+    MissingArgument {
+        command: &'static str,
+        what: &'static str,
+    },
+    BadNumber {
+        keyword: String,
+        token: String,
+    },
     UnknownOption(String),
-    BadOptionValue { option: &'static str, value: String },
-    OutOfRange { option: &'static str, value: i64, min: i64, max: i64 },
+    BadOptionValue {
+        option: &'static str,
+        value: String,
+    },
+    OutOfRange {
+        option: &'static str,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+    /// A `go` with faults; `understood` is the rest of it, which is still searched.
+    GarbledGo {
+        understood: Box<GoParams>,
+        problems: Vec<UciError>,
+    },
     Engine(EngineError),
     Bench(String),
 }
@@ -83,6 +105,10 @@ impl fmt::Display for UciError {
             }
             UciError::OutOfRange { option, value, min, max } => {
                 write!(f, "{option} must be between {min} and {max}, not {value}")
+            }
+            UciError::GarbledGo { problems, .. } => {
+                let problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+                write!(f, "{}; searching with the rest of the command", problems.join("; "))
             }
             UciError::Engine(e) => write!(f, "{e}"),
             UciError::Bench(e) => write!(f, "bench: {e}"),
@@ -133,6 +159,13 @@ pub fn parse_command(line: &str) -> Result<Command, UciError> {
         }
         other => Err(other),
     })
+}
+
+/// The command word a line is read as (the first known one), lower case.
+pub fn command_word(line: &str) -> Option<String> {
+    line.split_whitespace()
+        .find(|t| COMMAND_WORDS.iter().any(|w| t.eq_ignore_ascii_case(w)))
+        .map(str::to_ascii_lowercase)
 }
 
 fn parse_tokens(tokens: &[&str]) -> Result<Command, UciError> {
@@ -282,57 +315,69 @@ fn parse_u32(keyword: &str, token: &str) -> Result<u32, UciError> {
     Ok(parse_u64(keyword, token)?.min(u64::from(u32::MAX)) as u32)
 }
 
+/// Reads `go`. A fault (a bad number, a missing value, a stray token) does not lose the
+/// rest: the error carries what was understood ([`UciError::GarbledGo`]), so that the GUI
+/// still gets a search and its one `bestmove`.
 fn parse_go(args: &[&str]) -> Result<Command, UciError> {
+    if args.first().is_some_and(|t| t.eq_ignore_ascii_case("perft")) {
+        return match args {
+            [_, n] => Ok(Command::Perft(parse_u32("perft", n)?)),
+            [_] => Err(UciError::MissingArgument { command: "go", what: "perft depth" }),
+            [_, _, extra, ..] => Err(UciError::UnexpectedToken { command: "go", token: extra.to_string() }),
+            [] => unreachable!("args has a first token"),
+        };
+    }
+    let is_keyword = |t: &str| GO_KEYWORDS.iter().any(|k| t.eq_ignore_ascii_case(k));
     let mut p = GoParams::default();
+    let mut problems = Vec::new();
     let mut i = 0;
     while let Some(token) = args.get(i) {
         let kw = token.to_ascii_lowercase();
-        let value = || args.get(i + 1).copied().ok_or(UciError::MissingArgument { command: "go", what: "a number" });
+        i += 1;
         match kw.as_str() {
             "infinite" => p.infinite = true,
             "ponder" => p.ponder = true,
             "searchmoves" => {
-                let n =
-                    args[i + 1..].iter().take_while(|t| !GO_KEYWORDS.iter().any(|k| t.eq_ignore_ascii_case(k))).count();
+                let n = args[i..].iter().take_while(|t| !is_keyword(t)).count();
                 if n == 0 {
-                    return Err(UciError::MissingArgument { command: "go", what: "moves after searchmoves" });
+                    problems.push(UciError::MissingArgument { command: "go", what: "moves after searchmoves" });
                 }
-                p.searchmoves.extend(args[i + 1..i + 1 + n].iter().map(|m| m.to_string()));
+                p.searchmoves.extend(args[i..i + n].iter().map(|m| m.to_string()));
                 i += n;
             }
-            "perft" => {
-                if i != 0 || args.len() != 2 {
-                    return Err(UciError::UnexpectedToken { command: "go", token: token.to_string() });
+            "perft" => problems.push(UciError::UnexpectedToken { command: "go", token: token.to_string() }),
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "mate" | "nodes" => {
+                let Some(&text) = args.get(i).filter(|t| !is_keyword(t)) else {
+                    problems.push(UciError::MissingArgument { command: "go", what: "a number" });
+                    continue;
+                };
+                i += 1;
+                let read = match kw.as_str() {
+                    "depth" => parse_u32(&kw, text).map(|v| p.depth = Some(v)),
+                    "mate" => parse_u32(&kw, text).map(|v| p.mate = Some(v)),
+                    "nodes" => parse_u64(&kw, text).map(|v| p.nodes = Some(v)),
+                    _ => parse_int(&kw, text).map(|v| {
+                        let field = match kw.as_str() {
+                            "wtime" => &mut p.clock.wtime,
+                            "btime" => &mut p.clock.btime,
+                            "winc" => &mut p.clock.winc,
+                            "binc" => &mut p.clock.binc,
+                            "movestogo" => &mut p.clock.movestogo,
+                            _ => &mut p.clock.movetime,
+                        };
+                        *field = Some(v);
+                    }),
+                };
+                if let Err(e) = read {
+                    problems.push(e);
                 }
-                return Ok(Command::Perft(parse_u32("perft", value()?)?));
             }
-            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" => {
-                let v = Some(parse_int(&kw, value()?)?);
-                match kw.as_str() {
-                    "wtime" => p.clock.wtime = v,
-                    "btime" => p.clock.btime = v,
-                    "winc" => p.clock.winc = v,
-                    "binc" => p.clock.binc = v,
-                    "movestogo" => p.clock.movestogo = v,
-                    _ => p.clock.movetime = v,
-                }
-                i += 1;
-            }
-            "depth" => {
-                p.depth = Some(parse_u32(&kw, value()?)?);
-                i += 1;
-            }
-            "mate" => {
-                p.mate = Some(parse_u32(&kw, value()?)?);
-                i += 1;
-            }
-            "nodes" => {
-                p.nodes = Some(parse_u64(&kw, value()?)?);
-                i += 1;
-            }
-            _ => return Err(UciError::UnexpectedToken { command: "go", token: token.to_string() }),
+            _ => problems.push(UciError::UnexpectedToken { command: "go", token: token.to_string() }),
         }
-        i += 1;
     }
-    Ok(Command::Go(p))
+    if problems.is_empty() {
+        Ok(Command::Go(p))
+    } else {
+        Err(UciError::GarbledGo { understood: Box::new(p), problems })
+    }
 }

@@ -266,6 +266,7 @@ fn options_are_declared_with_vampirc_and_set_case_insensitively() {
 fn perft_display_and_eval() {
     let (mut s, out) = session();
     s.handle_line("go perft 2");
+    s.engine.wait();
     let t = text(&out);
     assert!(t.contains("e2e4: 20\n") && t.ends_with("\nNodes searched: 400\n\n"), "{t}");
     s.handle_line("position startpos moves f2f3 e7e5 g2g4 d8h4");
@@ -305,6 +306,7 @@ fn the_option_table_declares_every_option_setoption_knows() {
             OptionKind::Spin { default, .. } => format!(" value {default}"),
             OptionKind::Check { default } => format!(" value {default}"),
             OptionKind::Button => String::new(),
+            OptionKind::String { default } => format!(" value {default}"),
         };
         s.handle_line(&format!("setoption name {}{value}", option.name));
     }
