@@ -515,3 +515,29 @@ fn perft_display_and_eval_commands() {
     e.expect(Duration::from_secs(60), "Nodes searched");
     e.ready();
 }
+
+#[test]
+fn the_last_pv_shown_starts_with_the_move_played() {
+    // Searches cut off at every kind of moment: the last `info ... pv` before each
+    // `bestmove` must begin with that move (match runners check it).
+    let mut e = Ox88::start();
+    let positions = [
+        "position startpos",
+        "position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    for i in 0..40 {
+        e.send(positions[i % positions.len()]);
+        e.send(&format!("go movetime {}", 20 + 23 * i));
+        let lines = e.until(LONG, "bestmove", |l| l.starts_with("bestmove"));
+        let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default().to_string();
+        let last_pv = lines
+            .iter()
+            .rev()
+            .find_map(|l| l.split(" pv ").nth(1).and_then(|pv| pv.split_whitespace().next()))
+            .unwrap_or_default()
+            .to_string();
+        assert_eq!(last_pv, best, "search {i}:\n{}", lines.join("\n"));
+    }
+}

@@ -68,7 +68,10 @@ impl Worker<'_> {
         .clamp(1, MAX_PLY as u32 - 8);
 
         let mut soft_stop = SoftStop::new(limits.time, root[0].mv);
+        // The depth being searched and the first move of the last line reported.
+        let (mut searching, mut reported) = (0, Move::NONE);
         for depth in first_depth.min(max_depth as i32)..=max_depth as i32 {
+            searching = depth;
             for r in root.iter_mut() {
                 r.prev_score = r.score;
             }
@@ -84,6 +87,7 @@ impl Worker<'_> {
             for (i, r) in root.iter().enumerate().take(multipv) {
                 report(self.iteration_report(depth, i, r, r.score, Bound::Exact));
             }
+            reported = root[0].mv;
 
             let best = &root[0];
             if let Some(plies) = mate_plies {
@@ -96,6 +100,11 @@ impl Worker<'_> {
             }
         }
 
+        // Cut off inside an iteration after a new move took the lead: its line is the one
+        // played, so it is the last one shown.
+        if root[0].mv != reported && root[0].score > -INFINITY {
+            report(self.iteration_report(searching, 0, &root[0], root[0].score, Bound::Exact));
+        }
         let best = root[0].mv;
         let ponder = root[0].pv.get(1).copied().or_else(|| self.ponder_from_table(&mut pos, best));
         if !self.is_main {
