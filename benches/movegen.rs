@@ -11,9 +11,9 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ox88::attacks::is_attacked_by_ray_scan;
-use ox88::mailbox::MailboxBoard;
 use ox88::perft::perft;
 use ox88::{Color, Position, Square};
+use ox88_mailbox::MailboxBoard;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -33,17 +33,11 @@ const FENS: &[&str] = &[
 ];
 
 fn positions() -> Vec<Position> {
-    FENS.iter()
-        .map(|fen| Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}")))
-        .collect()
+    FENS.iter().map(|fen| Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))).collect()
 }
 
 fn mailbox_boards() -> Vec<MailboxBoard> {
-    FENS.iter()
-        .map(|fen| {
-            MailboxBoard::from_fen(fen).unwrap_or_else(|| panic!("mailbox cannot read {fen}"))
-        })
-        .collect()
+    FENS.iter().map(|fen| MailboxBoard::from_fen(fen).unwrap_or_else(|| panic!("mailbox cannot read {fen}"))).collect()
 }
 
 fn move_generation(c: &mut Criterion) {
@@ -51,26 +45,13 @@ fn move_generation(c: &mut Criterion) {
     let boards = mailbox_boards();
     let mut group = c.benchmark_group("movegen");
     group.bench_function("0x88 legal_moves over the list", |b| {
-        b.iter(|| {
-            list.iter()
-                .map(|p| black_box(p).legal_moves().len())
-                .sum::<usize>()
-        })
+        b.iter(|| list.iter().map(|p| black_box(p).legal_moves().len()).sum::<usize>())
     });
     group.bench_function("0x88 legal_tactical_moves over the list", |b| {
-        b.iter(|| {
-            list.iter()
-                .map(|p| black_box(p).legal_tactical_moves().len())
-                .sum::<usize>()
-        })
+        b.iter(|| list.iter().map(|p| black_box(p).legal_tactical_moves().len()).sum::<usize>())
     });
     group.bench_function("mailbox legal_moves over the list", |b| {
-        b.iter(|| {
-            boards
-                .iter()
-                .map(|p| black_box(p).legal_moves().len())
-                .sum::<usize>()
-        })
+        b.iter(|| boards.iter().map(|p| black_box(p).legal_moves().len()).sum::<usize>())
     });
     group.finish();
 }
@@ -99,11 +80,7 @@ fn attack_detection(c: &mut Criterion) {
     for pos in &list {
         for sq in Square::all() {
             for by in [Color::White, Color::Black] {
-                assert_eq!(
-                    pos.is_attacked(sq, by),
-                    is_attacked_by_ray_scan(pos, sq, by),
-                    "{pos:?} {sq}"
-                );
+                assert_eq!(pos.is_attacked(sq, by), is_attacked_by_ray_scan(pos, sq, by), "{pos:?} {sq}");
             }
         }
     }
@@ -139,10 +116,7 @@ fn perft_benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft(4)");
     group.sample_size(10);
     // Published: chessprogramming.org "Perft Results".
-    for (name, fen, expected) in [
-        ("start", START, 197_281u64),
-        ("kiwipete", KIWIPETE, 4_085_603),
-    ] {
+    for (name, fen, expected) in [("start", START, 197_281u64), ("kiwipete", KIWIPETE, 4_085_603)] {
         let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         group.bench_function(format!("0x88 {name}"), |b| {
             b.iter(|| {
@@ -151,8 +125,7 @@ fn perft_benches(c: &mut Criterion) {
                 nodes
             })
         });
-        let board =
-            MailboxBoard::from_fen(fen).unwrap_or_else(|| panic!("mailbox cannot read {fen}"));
+        let board = MailboxBoard::from_fen(fen).unwrap_or_else(|| panic!("mailbox cannot read {fen}"));
         group.bench_function(format!("mailbox {name}"), |b| {
             b.iter(|| {
                 let nodes = board.perft(4);
@@ -164,11 +137,5 @@ fn perft_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(
-    benches,
-    move_generation,
-    make_unmake,
-    attack_detection,
-    perft_benches
-);
+criterion_group!(benches, move_generation, make_unmake, attack_detection, perft_benches);
 criterion_main!(benches);

@@ -65,8 +65,7 @@ impl Position {
         let pawn = Piece::new(by, crate::piece::Kind::Pawn);
         let behind = target.raw().wrapping_sub(by.forward() as u8);
         self.board[behind.wrapping_sub(1) as usize] == pawn && behind.wrapping_sub(1) & 0x88 == 0
-            || self.board[behind.wrapping_add(1) as usize] == pawn
-                && behind.wrapping_add(1) & 0x88 == 0
+            || self.board[behind.wrapping_add(1) as usize] == pawn && behind.wrapping_add(1) & 0x88 == 0
     }
 
     /// Like [`Position::is_attacked`], but the squares `a` and `b` count as empty (a king
@@ -129,13 +128,9 @@ impl Position {
         let them = us.flip();
         let enemy_pawn = Piece::new(them, crate::piece::Kind::Pawn);
         for side_step in [-1i8, 1] {
-            let from = king
-                .raw()
-                .wrapping_add(us.forward().wrapping_add(side_step) as u8);
+            let from = king.raw().wrapping_add(us.forward().wrapping_add(side_step) as u8);
             if from & 0x88 == 0 && self.board[from as usize] == enemy_pawn {
-                threats
-                    .checkers
-                    .push(Square::from_index_unchecked(from), us.forward() + side_step);
+                threats.checkers.push(Square::from_index_unchecked(from), us.forward() + side_step);
             }
         }
         for &from in &self.officers(them)[1..] {
@@ -188,17 +183,13 @@ impl Position {
 /// Kept as the benchmark baseline and as a test oracle.
 pub fn is_attacked_by_ray_scan(pos: &Position, target: Square, by: Color) -> bool {
     use crate::piece::Kind;
-    let is = |sq: Option<Square>, kind: Kind| {
-        sq.is_some_and(|s| pos.piece_at(s) == Piece::new(by, kind))
-    };
+    let is = |sq: Option<Square>, kind: Kind| sq.is_some_and(|s| pos.piece_at(s) == Piece::new(by, kind));
     // A pawn of `by` attacks `target` from one rank behind it (as seen from `by`).
     let back = -by.forward();
     if is(target.offset(back - 1), Kind::Pawn) || is(target.offset(back + 1), Kind::Pawn) {
         return true;
     }
-    if KNIGHT_STEPS
-        .iter()
-        .any(|&d| is(target.offset(d), Kind::Knight))
+    if KNIGHT_STEPS.iter().any(|&d| is(target.offset(d), Kind::Knight))
         || KING_STEPS.iter().any(|&d| is(target.offset(d), Kind::King))
     {
         return true;
@@ -234,11 +225,7 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             for sq in Square::all() {
                 for by in [Color::White, Color::Black] {
-                    assert_eq!(
-                        pos.is_attacked(sq, by),
-                        is_attacked_by_ray_scan(&pos, sq, by),
-                        "{fen} {sq} {by:?}"
-                    );
+                    assert_eq!(pos.is_attacked(sq, by), is_attacked_by_ray_scan(&pos, sq, by), "{fen} {sq} {by:?}");
                 }
             }
         }
@@ -251,10 +238,7 @@ mod tests {
         let t = pos.threats();
         assert_eq!(t.checkers.count(), 2);
         let d7: Square = "d7".parse().unwrap();
-        assert_eq!(
-            pos.pin_step(d7),
-            STEP[delta_index("e8".parse().unwrap(), d7)]
-        );
+        assert_eq!(pos.pin_step(d7), STEP[delta_index("e8".parse().unwrap(), d7)]);
         let quiet = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         assert_eq!(quiet.checkers().count(), 0);
     }

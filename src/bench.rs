@@ -58,11 +58,7 @@ pub fn run_to(depth: Option<u32>, out: &mut dyn Write) -> Result<u64, String> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
     let mut searcher = Searcher::new(16);
     let control = SharedControl::default();
-    let limits = SearchLimits {
-        depth: Some(depth),
-        multipv: 1,
-        ..Default::default()
-    };
+    let limits = SearchLimits { depth: Some(depth), multipv: 1, ..Default::default() };
     let mut total = 0u64;
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -71,9 +67,7 @@ pub fn run_to(depth: Option<u32>, out: &mut dyn Write) -> Result<u64, String> {
         let t = Instant::now();
         let outcome = searcher.search(&pos, &[], &limits, &control, &mut |_| {});
         total += outcome.nodes;
-        let best = outcome
-            .best
-            .map_or("0000".to_string(), |m| m.to_uci(pos.is_chess960()));
+        let best = outcome.best.map_or("0000".to_string(), |m| m.to_uci(pos.is_chess960()));
         writeln!(
             out,
             "Position {:2}/{}: bestmove {:6} nodes {:10} time {:6} ms  {}",
@@ -88,19 +82,12 @@ pub fn run_to(depth: Option<u32>, out: &mut dyn Write) -> Result<u64, String> {
     }
     let secs = start.elapsed().as_secs_f64();
     writeln!(out, "Nodes searched: {total}").map_err(|e| e.to_string())?;
-    writeln!(
-        out,
-        "Nodes/second: {}",
-        (total as f64 / secs.max(1e-9)) as u64
-    )
-    .map_err(|e| e.to_string())?;
+    writeln!(out, "Nodes/second: {}", (total as f64 / secs.max(1e-9)) as u64).map_err(|e| e.to_string())?;
     Ok(total)
 }
 
-/// `ox88 bench [depth]` on standard output.
-pub fn run(depth: Option<u32>) -> Result<i32, String> {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    run_to(depth, &mut lock)?;
+/// `ox88 bench [depth]` on `out`.
+pub fn run(depth: Option<u32>, out: &mut dyn Write) -> Result<i32, String> {
+    run_to(depth, out)?;
     Ok(0)
 }

@@ -1,13 +1,14 @@
-//! The engine facade: the position and game history, the options, and the search thread.
+//! The engine facade: the position and game history, the option values, and the search.
 //!
-//! The text layer (`uci.rs`) turns lines into calls on [`Engine`] and [`Event`]s into lines;
-//! nothing here reads or writes text. The rules this module guarantees:
+//! The text layer (`uci`) turns lines into calls on [`Engine`] and [`Event`]s into lines;
+//! nothing here reads or writes text, and how moves are written is the text layer's
+//! business. The rules this module guarantees:
 //!
 //! * `set_position` is transactional: on any error (bad FEN, garbled or illegal move, `0000`)
 //!   the previous position and history stay as they were.
-//! * `go` never blocks: the search runs on its own thread and owns the [`Searcher`] until it
-//!   finishes. Every `go` that is accepted produces exactly one [`Event::BestMove`], also when
-//!   the search panics; a `go` that is rejected produces none.
+//! * `go` never blocks: the search runs on its own thread, which holds the engine's one
+//!   [`Searcher`] while it searches. Every `go` that is accepted produces exactly one
+//!   [`Event::BestMove`], also when the search panics; a `go` that is rejected produces none.
 //! * `go infinite`, a bare `go` and `go ponder` never end on their own: if the search returns
 //!   early (mate, depth limit), the best move is held back until `stop` (or `ponderhit`).
 //! * A watchdog thread stops the search at its hard time limit should the search miss it.
@@ -15,42 +16,38 @@
 //!   (if it is legal) is sent as one.
 //! * Anything that changes what a search works on (`set_position`, `new_game`, `go`, `Hash`,
 //!   `Clear Hash`, `perft`) first stops a running search and waits for its best move.
+//! * Nothing waits by polling: the threads sleep on the search's [`SharedControl`] or on a
+//!   channel until what they wait for happens.
 
 use crate::fen::{FenError, STARTPOS};
 use crate::movegen::MoveError;
 use crate::mv::Move;
-use crate::perft::divide;
 use crate::position::Position;
-use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl, MAX_PLY};
-use crate::time::{budget, Clock};
+use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
+use crate::time::{budget, Clock, TimeBudget};
+use crate::tt::TableAllocError;
+use crate::value::MAX_PLY;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
-pub const DEFAULT_HASH_MB: usize = 16;
-pub const MAX_HASH_MB: usize = 65_536;
-pub const MAX_MULTIPV: usize = 64;
-/// Search threads (Lazy SMP: the main thread and up to 255 helpers).
-pub const MAX_THREADS: usize = 256;
-pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 50;
-pub const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
 /// Stack of the search thread: deep recursion must not overflow.
 const SEARCH_STACK_BYTES: usize = 32 << 20;
 
 /// What the engine tells the outside world.
 #[derive(Clone, Debug)]
 pub enum Event {
-    /// Search progress; moves are to be written with `chess960` castling.
-    Report { report: Report, chess960: bool },
+    /// Search progress.
+    Report(Report),
     /// The end of a search; `best` is `None` only when the side to move has no legal move.
-    BestMove {
-        best: Option<Move>,
-        ponder: Option<Move>,
-        chess960: bool,
-    },
+    BestMove { best: Option<Move>, ponder: Option<Move> },
+    /// The answer to a `go` without a position to search (the last `position` was
+    /// rejected): no move at all rather than one from a position the GUI did not send.
+    NoPosition,
 }
 
 /// Where events go; called from the search thread.
@@ -79,10 +76,7 @@ pub struct GoParams {
 impl GoParams {
     /// No limit at all: a bare `go`, which searches until `stop` like `go infinite`.
     fn is_unlimited(&self) -> bool {
-        !self.clock.is_timed()
-            && self.depth.is_none()
-            && self.nodes.is_none()
-            && self.mate.is_none()
+        !self.clock.is_timed() && self.depth.is_none() && self.nodes.is_none() && self.mate.is_none()
     }
 }
 
@@ -99,14 +93,8 @@ pub enum EngineError {
         error: MoveError,
     },
     SearchMove(MoveError),
-    OutOfRange {
-        option: &'static str,
-        value: i64,
-        min: i64,
-        max: i64,
-    },
     /// The hash table could not be allocated; the old size stays.
-    Memory(crate::tt::TableAllocError),
+    Memory(TableAllocError),
 }
 
 impl fmt::Display for EngineError {
@@ -115,14 +103,6 @@ impl fmt::Display for EngineError {
             EngineError::Fen { fen, error } => write!(f, "bad FEN '{fen}': {error}"),
             EngineError::Move { index, error } => write!(f, "move {index}: {error}"),
             EngineError::SearchMove(e) => write!(f, "searchmoves: {e}"),
-            EngineError::OutOfRange {
-                option,
-                value,
-                min,
-                max,
-            } => {
-                write!(f, "{option} must be between {min} and {max}, not {value}")
-            }
             EngineError::Memory(e) => write!(f, "{e}; the hash table keeps its old size"),
         }
     }
@@ -130,7 +110,8 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-/// The option values the facade acts on.
+/// The option values the facade acts on. Their ranges are the text layer's (its option
+/// table); the facade only keeps the values sane (at least one thread, one line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mb: usize,
@@ -138,35 +119,33 @@ pub struct Options {
     pub multipv: usize,
     pub ponder: bool,
     pub move_overhead_ms: i64,
-    pub chess960: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            multipv: 1,
-            ponder: false,
-            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
-            chess960: false,
-        }
+        Options { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead_ms: 50 }
     }
 }
 
+/// A search under way. Its thread is not joined: it sends its best move before it waits
+/// for its helpers, and the searcher's lock keeps the next search from starting before
+/// they have all ended.
 struct Running {
     control: Arc<SharedControl>,
-    handle: JoinHandle<Searcher>,
+    /// Sent on once the search has sent its best move (closed if its thread died).
+    done: Receiver<()>,
 }
 
-/// The engine: position, history, options and (while searching) the search thread.
+/// The engine: position, history, options and the search.
 pub struct Engine {
     pos: Position,
+    /// False after a rejected `position`, until a good one (or `ucinewgame`) arrives.
+    has_position: bool,
     /// Keys of the positions before `pos` in the game, oldest first.
     history: Vec<u64>,
     options: Options,
-    /// `None` while a search thread owns it.
-    searcher: Option<Searcher>,
+    /// The one searcher; a search thread holds it while it searches.
+    searcher: Arc<Mutex<Searcher>>,
     running: Option<Running>,
     sink: EventSink,
 }
@@ -176,8 +155,9 @@ impl Engine {
         let options = Options::default();
         Engine {
             pos: Position::startpos(),
+            has_position: true,
             history: Vec::new(),
-            searcher: Some(Searcher::new(options.hash_mb)),
+            searcher: Arc::new(Mutex::new(Searcher::new(options.hash_mb))),
             options,
             running: None,
             sink,
@@ -197,67 +177,69 @@ impl Engine {
         &self.options
     }
 
+    /// Whether there is a position to search: false after a rejected `position`.
+    pub fn has_position(&self) -> bool {
+        self.has_position
+    }
+
     pub fn is_searching(&self) -> bool {
         self.running.is_some()
     }
 
-    /// Sets the position from a start and UCI moves; on error nothing changes.
-    pub fn set_position(
-        &mut self,
-        start: &StartPosition,
-        moves: &[&str],
-    ) -> Result<(), EngineError> {
+    /// The searcher, once no search holds it (callers stop and wait first).
+    fn searcher(&self) -> MutexGuard<'_, Searcher> {
+        lock_searcher(&self.searcher)
+    }
+
+    /// Sets the position from a start and UCI moves, the FEN's castling and the moves read
+    /// as Chess960 when `chess960` is set. On error the position stays as it was but is no
+    /// longer searched: every `go` answers [`Event::NoPosition`] until a good position.
+    pub fn set_position(&mut self, start: &StartPosition, moves: &[&str], chess960: bool) -> Result<(), EngineError> {
         self.stop();
         self.wait();
-        let chess960 = self.options.chess960;
-        let mut pos = match start {
-            StartPosition::Startpos => Position::from_fen_with(STARTPOS, chess960),
-            StartPosition::Fen(fen) => Position::from_fen_with(fen, chess960),
-        }
-        .map_err(|error| EngineError::Fen {
-            fen: match start {
-                StartPosition::Startpos => STARTPOS.to_string(),
-                StartPosition::Fen(f) => f.clone(),
-            },
-            error,
-        })?;
+        self.has_position = false;
+        let fen = match start {
+            StartPosition::Startpos => STARTPOS,
+            StartPosition::Fen(fen) => fen.as_str(),
+        };
+        let mut pos =
+            Position::from_fen_with(fen, chess960).map_err(|error| EngineError::Fen { fen: fen.to_string(), error })?;
         let mut history = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
-            let m = pos
-                .parse_uci_move(text)
-                .map_err(|error| EngineError::Move {
-                    index: i + 1,
-                    error,
-                })?;
+            let m = pos.parse_uci_move(text).map_err(|error| EngineError::Move { index: i + 1, error })?;
             history.push(pos.key());
             pos.make(m);
         }
         self.pos = pos;
         self.history = history;
+        self.has_position = true;
         Ok(())
     }
 
-    /// `ucinewgame`: stops a search, forgets what the search learnt, back to the start position.
-    pub fn new_game(&mut self) {
+    /// A `position` command that could not even be read: as a rejected position, nothing is
+    /// searched until a good one arrives.
+    pub fn reject_position(&mut self) {
         self.stop();
         self.wait();
-        if let Some(s) = self.searcher.as_mut() {
-            s.clear();
-        }
+        self.has_position = false;
+    }
+
+    /// `ucinewgame`: stops a search, forgets what the search learnt, back to the start position.
+    pub fn new_game(&mut self, chess960: bool) {
+        self.stop();
+        self.wait();
+        self.searcher().clear();
         self.pos = Position::startpos();
-        self.pos.set_chess960(self.options.chess960);
+        self.pos.set_chess960(chess960);
         self.history.clear();
+        self.has_position = true;
     }
 
     /// Resizes the hash table now (not at the next search).
-    pub fn set_hash(&mut self, mb: i64) -> Result<(), EngineError> {
-        let mb = check_range("Hash", mb, 1, MAX_HASH_MB as i64)? as usize;
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), EngineError> {
         self.stop();
         self.wait();
-        match self.searcher.as_mut() {
-            Some(s) => s.resize(mb).map_err(EngineError::Memory)?,
-            None => self.searcher = Some(Searcher::new(mb)),
-        }
+        self.searcher().resize(mb).map_err(EngineError::Memory)?;
         self.options.hash_mb = mb;
         Ok(())
     }
@@ -265,38 +247,24 @@ impl Engine {
     pub fn clear_hash(&mut self) {
         self.stop();
         self.wait();
-        if let Some(s) = self.searcher.as_mut() {
-            s.clear();
-        }
+        self.searcher().clear();
     }
 
-    /// Takes effect at the next `go` (helpers are made while no search runs).
-    pub fn set_threads(&mut self, n: i64) -> Result<(), EngineError> {
-        self.options.threads = check_range("Threads", n, 1, MAX_THREADS as i64)? as usize;
-        if let Some(s) = self.searcher.as_mut() {
-            s.set_threads(self.options.threads);
-        }
-        Ok(())
+    /// Takes effect at the next `go`.
+    pub fn set_threads(&mut self, n: usize) {
+        self.options.threads = n.max(1);
     }
 
-    pub fn set_multipv(&mut self, n: i64) -> Result<(), EngineError> {
-        self.options.multipv = check_range("MultiPV", n, 1, MAX_MULTIPV as i64)? as usize;
-        Ok(())
+    pub fn set_multipv(&mut self, n: usize) {
+        self.options.multipv = n.max(1);
     }
 
-    pub fn set_move_overhead(&mut self, ms: i64) -> Result<(), EngineError> {
-        self.options.move_overhead_ms = check_range("Move Overhead", ms, 0, MAX_MOVE_OVERHEAD_MS)?;
-        Ok(())
+    pub fn set_move_overhead(&mut self, ms: i64) {
+        self.options.move_overhead_ms = ms.max(0);
     }
 
     pub fn set_ponder(&mut self, on: bool) {
         self.options.ponder = on;
-    }
-
-    /// Switches Chess960 castling notation (king takes rook) for input and output.
-    pub fn set_chess960(&mut self, on: bool) {
-        self.options.chess960 = on;
-        self.pos.set_chess960(on);
     }
 
     /// Starts a search on its own thread and returns at once. A running search is stopped
@@ -304,70 +272,60 @@ impl Engine {
     pub fn go(&mut self, params: &GoParams) -> Result<(), EngineError> {
         self.stop();
         self.wait();
+        if !self.has_position {
+            (self.sink)(Event::NoPosition);
+            return Ok(());
+        }
         let mut searchmoves = Vec::with_capacity(params.searchmoves.len());
         for text in &params.searchmoves {
-            searchmoves.push(
-                self.pos
-                    .parse_uci_move(text)
-                    .map_err(EngineError::SearchMove)?,
-            );
+            searchmoves.push(self.pos.parse_uci_move(text).map_err(EngineError::SearchMove)?);
         }
-        let mut depth = params.depth.map(|d| d.clamp(1, MAX_PLY as u32 - 1));
-        if let (None, Some(m)) = (depth, params.mate) {
+        // Every number a parser accepts is brought into the range the search can use: no
+        // mate is longer than the deepest line, no search deeper than the stack.
+        let max_depth = MAX_PLY as u32 - 1;
+        let mate = params.mate.map(|m| m.clamp(1, max_depth / 2));
+        let mut depth = params.depth.map(|d| d.clamp(1, max_depth));
+        if let (None, Some(m)) = (depth, mate) {
             // A mate in m moves lies within 2m - 1 plies; the search may extend beyond that.
-            depth = Some(
-                m.saturating_mul(2)
-                    .saturating_sub(1)
-                    .clamp(1, MAX_PLY as u32 - 1),
-            );
+            depth = Some((2 * m - 1).clamp(1, max_depth));
         }
+        // `infinite` wins over every clock field: no best move until `stop`.
+        let time = if params.infinite {
+            TimeBudget::default()
+        } else {
+            budget(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms)
+        };
         let limits = SearchLimits {
             depth,
-            nodes: params.nodes,
-            mate: params.mate,
+            nodes: params.nodes.map(|n| n.max(1)),
+            mate,
             searchmoves,
             multipv: self.options.multipv,
-            time: budget(
-                &params.clock,
-                self.pos.side_to_move(),
-                self.options.move_overhead_ms,
-            ),
+            time,
         };
-        let hold = params.infinite || params.is_unlimited();
-        let control = Arc::new(SharedControl::default());
-        control.pondering.store(params.ponder, Ordering::SeqCst);
-        control.start_clock();
-        let mut searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(self.options.hash_mb));
-        // Also for a searcher made afresh (after a panic), which has no helpers.
-        searcher.set_threads(self.options.threads);
+        let control = Arc::new(SharedControl::starting(params.ponder));
+        let (done, done_rx) = mpsc::channel();
         let job = SearchJob {
             pos: self.pos.clone(),
             history: self.history.clone(),
             limits,
+            threads: self.options.threads,
             control: Arc::clone(&control),
-            hold,
+            hold: params.infinite || params.is_unlimited(),
             sink: Arc::clone(&self.sink),
-            chess960: self.options.chess960,
-            hash_mb: self.options.hash_mb,
+            done,
         };
+        let searcher = Arc::clone(&self.searcher);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || job.run(searcher));
+            .spawn(move || job.run(&searcher));
         match spawned {
-            Ok(handle) => self.running = Some(Running { control, handle }),
+            Ok(_) => self.running = Some(Running { control, done: done_rx }),
             Err(_) => {
                 // No thread: answer at once so the GUI still gets its one best move.
                 let (best, ponder) = checked_moves(&self.pos, &[], SearchOutcome::default());
-                (self.sink)(Event::BestMove {
-                    best,
-                    ponder,
-                    chess960: self.options.chess960,
-                });
-                self.searcher = Some(Searcher::new(self.options.hash_mb));
+                (self.sink)(Event::BestMove { best, ponder });
             }
         }
         Ok(())
@@ -381,47 +339,52 @@ impl Engine {
     }
 
     /// `ponderhit`: the ponder search becomes a normal timed search, the clock starting now.
+    /// Sent during a search that is not pondering, it means nothing and is ignored.
     pub fn ponderhit(&mut self) {
-        if let Some(r) = &self.running {
-            r.control.start_clock();
-            r.control.pondering.store(false, Ordering::SeqCst);
+        if let Some(r) = self.running.as_ref().filter(|r| r.control.is_pondering()) {
+            r.control.ponderhit();
         }
     }
 
     /// Waits until the running search (if any) has sent its best move.
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
-            let searcher = r
-                .handle
-                .join()
-                .unwrap_or_else(|_| Searcher::new(self.options.hash_mb));
-            self.searcher = Some(searcher);
+            // Disconnected: the thread died without a word; it gave up the searcher, which
+            // `lock_searcher` then clears.
+            let _ = r.done.recv();
         }
     }
 
     /// Stops the search and waits at most `limit` for it (for `quit`); false if it did not end.
     pub fn shutdown(&mut self, limit: Duration) -> bool {
         self.stop();
-        let start = Instant::now();
-        while let Some(r) = &self.running {
-            if r.handle.is_finished() {
-                self.wait();
-                return true;
+        let Some(r) = &self.running else { return true };
+        match r.done.recv_timeout(limit) {
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => {
+                self.running = None;
+                true
             }
-            if start.elapsed() >= limit {
-                return false;
-            }
-            std::thread::sleep(Duration::from_millis(1));
+            Err(RecvTimeoutError::Timeout) => false,
         }
-        true
     }
 
-    /// Perft divide of the current position (stops a running search first).
-    pub fn perft(&mut self, depth: u32) -> Vec<(Move, u64)> {
+    /// Runs `work` on the current position on a thread of its own, as a search runs (a
+    /// running search is stopped first): `go`, `position` and the rest wait for it, while
+    /// `isready` and `quit` are answered at once. For `go perft` and `bench`, which cannot
+    /// be stopped and send no best move.
+    pub fn run_task(&mut self, work: impl FnOnce(&Position) + Send + 'static) {
         self.stop();
         self.wait();
-        let mut pos = self.pos.clone();
-        divide(&mut pos, depth)
+        let control = Arc::new(SharedControl::default());
+        let (done, done_rx) = mpsc::channel();
+        let pos = self.pos.clone();
+        let spawned = std::thread::Builder::new().name("task".into()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
+            let _ = catch_unwind(AssertUnwindSafe(|| work(&pos)));
+            let _ = done.send(());
+        });
+        if spawned.is_ok() {
+            self.running = Some(Running { control, done: done_rx });
+        }
     }
 
     /// Static evaluation of the current position in centipawns, White's point of view.
@@ -440,29 +403,25 @@ impl Drop for Engine {
     }
 }
 
-fn check_range(option: &'static str, value: i64, min: i64, max: i64) -> Result<i64, EngineError> {
-    if (min..=max).contains(&value) {
-        Ok(value)
-    } else {
-        Err(EngineError::OutOfRange {
-            option,
-            value,
-            min,
-            max,
-        })
+/// The searcher behind its lock. A thread that panicked while holding it may have left its
+/// tables half-written: they are cleared before anyone uses them again.
+fn lock_searcher(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
+    match searcher.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => {
+            let mut guard = poisoned.into_inner();
+            guard.clear();
+            searcher.clear_poison();
+            guard
+        }
     }
 }
 
 /// The best and ponder moves to send: the search's if legal (and allowed by `searchmoves`),
 /// otherwise the first allowed legal move; `None` only when there is no legal move.
-fn checked_moves(
-    pos: &Position,
-    searchmoves: &[Move],
-    outcome: SearchOutcome,
-) -> (Option<Move>, Option<Move>) {
+fn checked_moves(pos: &Position, searchmoves: &[Move], outcome: SearchOutcome) -> (Option<Move>, Option<Move>) {
     let legal = pos.legal_moves();
-    let allowed =
-        |m: &Move| legal.contains(*m) && (searchmoves.is_empty() || searchmoves.contains(m));
+    let allowed = |m: &Move| legal.contains(*m) && (searchmoves.is_empty() || searchmoves.contains(m));
     let best = outcome
         .best
         .filter(|m| allowed(m))
@@ -484,64 +443,59 @@ struct SearchJob {
     pos: Position,
     history: Vec<u64>,
     limits: SearchLimits,
+    threads: usize,
     control: Arc<SharedControl>,
     /// Hold the best move until `stop` (infinite or unlimited search).
     hold: bool,
     sink: EventSink,
-    chess960: bool,
-    hash_mb: usize,
+    done: Sender<()>,
 }
 
 impl SearchJob {
-    fn run(self, mut searcher: Searcher) -> Searcher {
-        let sink = Arc::clone(&self.sink);
-        let chess960 = self.chess960;
+    fn run(self, searcher: &Mutex<Searcher>) {
         // The principal variation of the last report, for a ponder move the search did not give.
-        let mut last_pv: Vec<Move> = Vec::new();
+        let last_pv = RefCell::new(Vec::new());
         let mut report = |report: Report| {
             if let Report::Iteration { multipv: 1, pv, .. } = &report {
-                last_pv.clone_from(pv);
+                last_pv.borrow_mut().clone_from(pv);
             }
-            sink(Event::Report { report, chess960 })
+            (self.sink)(Event::Report(report))
         };
-        let watchdog = self
-            .limits
-            .time
-            .hard
-            .map(|hard| Watchdog::start(Arc::clone(&self.control), hard));
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            searcher.search(
-                &self.pos,
-                &self.history,
-                &self.limits,
-                &self.control,
-                &mut report,
-            )
-        }));
-        drop(watchdog);
-        let (mut outcome, searcher) = match result {
-            Ok(outcome) => (outcome, searcher),
-            // A panicking search may leave its tables half-written: start afresh.
-            Err(_) => (SearchOutcome::default(), Searcher::new(self.hash_mb)),
+        let watchdog = RefCell::new(self.limits.time.hard.map(|hard| Watchdog::start(Arc::clone(&self.control), hard)));
+        let sent = Cell::new(false);
+        let finish = |outcome: &SearchOutcome| {
+            if !sent.replace(true) {
+                drop(watchdog.borrow_mut().take());
+                self.send_best_move(*outcome, &last_pv.borrow());
+            }
         };
-        if outcome.ponder.is_none()
-            && outcome.best.is_some()
-            && last_pv.first() == outcome.best.as_ref()
         {
+            let mut searcher = lock_searcher(searcher);
+            searcher.set_threads(self.threads);
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                searcher
+                    .search_then(&self.pos, &self.history, &self.limits, &self.control, &mut report, &mut |o| finish(o))
+            }));
+            if result.is_err() {
+                // A panicking search may leave its tables half-written: start afresh.
+                searcher.clear();
+            }
+        }
+        // Still one best move when the search panicked before it had one.
+        finish(&SearchOutcome::default());
+    }
+
+    /// Holds the best move while the search must not end yet (infinite, pondering), then
+    /// sends it and tells the facade.
+    fn send_best_move(&self, mut outcome: SearchOutcome, last_pv: &[Move]) {
+        if outcome.ponder.is_none() && outcome.best.is_some() && last_pv.first() == outcome.best.as_ref() {
             outcome.ponder = last_pv.get(1).copied();
         }
-        while !self.control.stopped()
-            && (self.hold || self.control.pondering.load(Ordering::SeqCst))
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        let hold = self.hold;
+        self.control.wait_while(None, |c| !c.stopped() && (hold || c.is_pondering()));
         let (best, ponder) = checked_moves(&self.pos, &self.limits.searchmoves, outcome);
-        (self.sink)(Event::BestMove {
-            best,
-            ponder,
-            chess960,
-        });
-        searcher
+        (self.sink)(Event::BestMove { best, ponder });
+        let _ = self.done.send(());
     }
 }
 
@@ -549,32 +503,41 @@ impl SearchJob {
 /// long node, a search without time checks): a safety net against losing on time.
 struct Watchdog {
     done: Arc<AtomicBool>,
+    control: Arc<SharedControl>,
 }
 
 impl Watchdog {
     fn start(control: Arc<SharedControl>, hard: Duration) -> Watchdog {
         let done = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&done);
-        let spawned = std::thread::Builder::new()
-            .name("watchdog".into())
-            .spawn(move || {
-                while !flag.load(Ordering::SeqCst) && !control.stopped() {
-                    if !control.pondering.load(Ordering::SeqCst) && control.elapsed() >= hard {
-                        control.request_stop();
+        let (flag, watched) = (Arc::clone(&done), Arc::clone(&control));
+        let spawned = std::thread::Builder::new().name("watchdog".into()).spawn(move || {
+            let over = |c: &SharedControl| flag.load(Ordering::SeqCst) || c.stopped();
+            while !over(&watched) {
+                let pondering = watched.is_pondering();
+                // While pondering the clock has not started: sleep until something changes.
+                let left = if pondering {
+                    None
+                } else {
+                    let elapsed = watched.elapsed();
+                    if elapsed >= hard {
+                        watched.request_stop();
                         break;
                     }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            });
+                    Some(hard - elapsed)
+                };
+                watched.wait_while(left, |c| !over(c) && c.is_pondering() == pondering);
+            }
+        });
         // Without a thread the search's own checks remain.
         drop(spawned);
-        Watchdog { done }
+        Watchdog { done, control }
     }
 }
 
 impl Drop for Watchdog {
     fn drop(&mut self) {
         self.done.store(true, Ordering::SeqCst);
+        self.control.wake();
     }
 }
 
@@ -582,6 +545,7 @@ impl Drop for Watchdog {
 mod tests {
     use super::*;
     use std::sync::Mutex;
+    use std::time::Instant;
 
     fn engine() -> (Engine, Arc<Mutex<Vec<Event>>>) {
         let events = Arc::new(Mutex::new(Vec::new()));
@@ -605,32 +569,21 @@ mod tests {
     #[test]
     fn bad_move_keeps_the_previous_position() {
         let (mut e, _) = engine();
-        e.set_position(&StartPosition::Startpos, &["e2e4"]).unwrap();
+        e.set_position(&StartPosition::Startpos, &["e2e4"], false).unwrap();
         let fen = e.position().to_fen();
-        for bad in [
-            &["e2e4", "0000"][..],
-            &["e7e5"],
-            &["e2e4", "e7e5", "e1e3"],
-            &["e2e4", "e7e8k"],
-        ] {
-            assert!(
-                e.set_position(&StartPosition::Startpos, bad).is_err(),
-                "{bad:?}"
-            );
+        for bad in [&["e2e4", "0000"][..], &["e7e5"], &["e2e4", "e7e5", "e1e3"], &["e2e4", "e7e8k"]] {
+            assert!(e.set_position(&StartPosition::Startpos, bad, false).is_err(), "{bad:?}");
             assert_eq!(e.position().to_fen(), fen);
             assert_eq!(e.history().len(), 1);
         }
-        assert!(e
-            .set_position(&StartPosition::Fen("hello".into()), &[])
-            .is_err());
+        assert!(e.set_position(&StartPosition::Fen("hello".into()), &[], false).is_err());
         assert_eq!(e.position().to_fen(), fen);
     }
 
     #[test]
     fn history_holds_the_keys_before_the_current_position() {
         let (mut e, _) = engine();
-        e.set_position(&StartPosition::Startpos, &["g1f3", "g8f6", "f3g1", "f6g8"])
-            .unwrap();
+        e.set_position(&StartPosition::Startpos, &["g1f3", "g8f6", "f3g1", "f6g8"], false).unwrap();
         assert_eq!(e.history().len(), 4);
         assert_eq!(e.history()[0], e.position().key());
     }
@@ -638,16 +591,8 @@ mod tests {
     #[test]
     fn one_bestmove_per_go_even_when_go_interrupts_go() {
         let (mut e, events) = engine();
-        e.go(&GoParams {
-            infinite: true,
-            ..GoParams::default()
-        })
-        .unwrap();
-        e.go(&GoParams {
-            depth: Some(2),
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.go(&GoParams { infinite: true, ..GoParams::default() }).unwrap();
+        e.go(&GoParams { depth: Some(2), ..GoParams::default() }).unwrap();
         e.wait();
         assert_eq!(bestmoves(&events).len(), 2);
         e.stop();
@@ -658,87 +603,39 @@ mod tests {
     #[test]
     fn mated_side_gets_no_move_and_searchmoves_restrict_the_root() {
         let (mut e, events) = engine();
-        e.set_position(&StartPosition::Startpos, &["f2f3", "e7e5", "g2g4", "d8h4"])
-            .unwrap();
-        e.go(&GoParams {
-            depth: Some(3),
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.set_position(&StartPosition::Startpos, &["f2f3", "e7e5", "g2g4", "d8h4"], false).unwrap();
+        e.go(&GoParams { depth: Some(3), ..GoParams::default() }).unwrap();
         e.wait();
         assert_eq!(bestmoves(&events), vec![(None, None)]);
-        e.set_position(&StartPosition::Startpos, &[]).unwrap();
-        e.go(&GoParams {
-            depth: Some(2),
-            searchmoves: vec!["a2a3".into()],
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.set_position(&StartPosition::Startpos, &[], false).unwrap();
+        e.go(&GoParams { depth: Some(2), searchmoves: vec!["a2a3".into()], ..GoParams::default() }).unwrap();
         e.wait();
-        assert_eq!(
-            bestmoves(&events)[1].0.map(|m| m.to_string()),
-            Some("a2a3".into())
-        );
-        assert!(e
-            .go(&GoParams {
-                searchmoves: vec!["e2e5".into()],
-                ..GoParams::default()
-            })
-            .is_err());
+        assert_eq!(bestmoves(&events)[1].0.map(|m| m.to_string()), Some("a2a3".into()));
+        assert!(e.go(&GoParams { searchmoves: vec!["e2e5".into()], ..GoParams::default() }).is_err());
         assert!(!e.is_searching());
-    }
-
-    #[test]
-    fn options_reject_out_of_range_values_and_keep_the_old_one() {
-        let (mut e, _) = engine();
-        assert!(e.set_hash(0).is_err());
-        assert!(e.set_threads(0).is_err());
-        assert!(e.set_threads(MAX_THREADS as i64 + 1).is_err());
-        assert!(e.set_multipv(65).is_err());
-        assert!(e.set_move_overhead(-1).is_err());
-        assert_eq!(*e.options(), Options::default());
-        e.set_hash(32).unwrap();
-        assert_eq!(e.options().hash_mb, 32);
     }
 
     #[test]
     fn two_threads_give_a_legal_move_and_stop_promptly() {
         let (mut e, events) = engine();
-        e.set_threads(2).unwrap();
+        e.set_threads(2);
         e.set_hash(32).unwrap(); // resizing with helpers present
-        e.set_position(&StartPosition::Startpos, &["e2e4", "e7e5", "g1f3"])
-            .unwrap();
-        e.go(&GoParams {
-            depth: Some(8),
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.set_position(&StartPosition::Startpos, &["e2e4", "e7e5", "g1f3"], false).unwrap();
+        e.go(&GoParams { depth: Some(8), ..GoParams::default() }).unwrap();
         e.wait();
         let moves = bestmoves(&events);
         let best = moves[0].0.expect("a move");
         assert!(e.position().legal_moves().contains(best));
 
-        e.go(&GoParams {
-            infinite: true,
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.go(&GoParams { infinite: true, ..GoParams::default() }).unwrap();
         std::thread::sleep(Duration::from_millis(300));
         let asked = Instant::now();
         e.stop();
         e.wait();
-        assert!(
-            asked.elapsed() < Duration::from_millis(500),
-            "stop took {:?}",
-            asked.elapsed()
-        );
+        assert!(asked.elapsed() < Duration::from_millis(500), "stop took {:?}", asked.elapsed());
         assert_eq!(bestmoves(&events).len(), 2);
-        e.set_threads(1).unwrap();
-        e.go(&GoParams {
-            depth: Some(4),
-            ..GoParams::default()
-        })
-        .unwrap();
+        e.set_threads(1);
+        e.go(&GoParams { depth: Some(4), ..GoParams::default() }).unwrap();
         e.wait();
         assert_eq!(bestmoves(&events).len(), 3);
     }

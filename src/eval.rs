@@ -1,6 +1,6 @@
 //! Static evaluation, from the side to move's point of view.
 //!
-//! Every term is a middle-game / end-game pair ([`Score`]) added for White and subtracted
+//! Every term is a middle-game / end-game pair ([`Tapered`]) added for White and subtracted
 //! for Black; the sum is blended by the game phase (24 with all pieces on, 0 with none):
 //!
 //! - material and piece-square values: `pos.psq()`, kept incrementally by make/unmake;
@@ -16,29 +16,30 @@
 
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
-use crate::psqt::{s, Score, PHASE};
+use crate::psqt::{s, Tapered, PHASE};
 use crate::square::{Square, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
+use crate::value::nominal;
 
 // --- weights (centipawns; tuned by tools/texel.rs on 260k positions of ox88 self-play, see README) ---
 
 /// Every evaluation weight, so that a tuner can vary them; the engine uses [`WEIGHTS`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
-    pub doubled: Score,
-    pub isolated: Score,
-    pub backward: Score,
+    pub doubled: Tapered,
+    pub isolated: Tapered,
+    pub backward: Tapered,
     /// Supported or phalanx pawn by relative rank (rank 2 = index 1).
-    pub connected: [Score; 8],
+    pub connected: [Tapered; 8],
     /// Passed pawn by relative rank (rank 2 = index 1).
-    pub passed: [Score; 8],
+    pub passed: [Tapered; 8],
     /// End-game weight per relative rank for king distance to a passer's stop square.
     pub passed_king: [i32; 8],
-    pub passed_blocked: Score,
+    pub passed_blocked: Tapered,
     /// Per reachable square, by kind (knight, bishop, rook, queen at 1..=4).
-    pub mobility: [Score; 6],
-    pub bishop_pair: Score,
-    pub rook_open: Score,
-    pub rook_semi_open: Score,
+    pub mobility: [Tapered; 6],
+    pub bishop_pair: Tapered,
+    pub rook_open: Tapered,
+    pub rook_semi_open: Tapered,
     pub tempo: i32,
     /// King-attack units per attacked square near the enemy king, by attacker kind.
     pub attack_units: [i32; 6],
@@ -46,33 +47,15 @@ pub struct Weights {
     pub shield_advanced: i32,
     pub king_open_file: i32,
     /// A knight, bishop, rook or queen attacked by an enemy pawn.
-    pub pawn_threat: Score,
+    pub pawn_threat: Tapered,
 }
 
 pub const WEIGHTS: Weights = Weights {
     doubled: s(-13, -1),
     isolated: s(-12, -12),
     backward: s(-2, -27),
-    connected: [
-        s(0, 0),
-        s(2, 11),
-        s(8, 21),
-        s(9, 9),
-        s(0, 26),
-        s(57, 37),
-        s(73, -7),
-        s(0, 0),
-    ],
-    passed: [
-        s(0, 0),
-        s(7, 35),
-        s(-3, 48),
-        s(-8, 33),
-        s(17, 30),
-        s(33, 42),
-        s(45, 68),
-        s(0, 0),
-    ],
+    connected: [s(0, 0), s(2, 11), s(8, 21), s(9, 9), s(0, 26), s(57, 37), s(73, -7), s(0, 0)],
+    passed: [s(0, 0), s(7, 35), s(-3, 48), s(-8, 33), s(17, 30), s(33, 42), s(45, 68), s(0, 0)],
     passed_king: [0, 0, 0, 3, 6, 8, 14, 0],
     passed_blocked: s(-22, -17),
     mobility: [s(0, 0), s(5, 5), s(4, 6), s(5, 6), s(3, 1), s(0, 0)],
@@ -97,7 +80,7 @@ impl Weights {
     /// The tunable values in a fixed order (for tools/texel.rs).
     pub fn params_mut(&mut self) -> Vec<&mut i32> {
         let mut v: Vec<&mut i32> = Vec::new();
-        fn push_score<'a>(v: &mut Vec<&'a mut i32>, x: &'a mut Score) {
+        fn push_score<'a>(v: &mut Vec<&'a mut i32>, x: &'a mut Tapered) {
             v.push(&mut x.mg);
             v.push(&mut x.eg);
         }
@@ -137,7 +120,7 @@ pub struct PawnEntry {
     key: u64,
     valid: bool,
     /// White-minus-Black pawn structure score.
-    score: Score,
+    score: Tapered,
     /// Passed pawns per colour as 0x88 bits.
     passed: [u128; 2],
     /// Files holding pawns of each colour (bit f).
@@ -151,9 +134,7 @@ pub struct PawnTable {
 
 impl PawnTable {
     pub fn new(entries: usize) -> PawnTable {
-        PawnTable {
-            entries: vec![PawnEntry::default(); entries.next_power_of_two()],
-        }
+        PawnTable { entries: vec![PawnEntry::default(); entries.next_power_of_two()] }
     }
     pub fn clear(&mut self) {
         for e in self.entries.iter_mut() {
@@ -205,9 +186,7 @@ fn rel_rank(sq: Square, c: Color) -> i32 {
 
 #[inline(always)]
 fn distance(a: Square, b: Square) -> i32 {
-    (a.file() as i32 - b.file() as i32)
-        .abs()
-        .max((a.rank() as i32 - b.rank() as i32).abs())
+    (a.file() as i32 - b.file() as i32).abs().max((a.rank() as i32 - b.rank() as i32).abs())
 }
 
 /// Chebyshev distance to the nearest of the four centre squares (0..3).
@@ -237,16 +216,12 @@ fn pawn_structure(pos: &Position, w: &Weights) -> PawnEntry {
             }
         }
     }
-    let mut e = PawnEntry {
-        key: pos.pawn_key(),
-        valid: true,
-        ..Default::default()
-    };
+    let mut e = PawnEntry { key: pos.pawn_key(), valid: true, ..Default::default() };
     for c in [Color::White, Color::Black] {
         let us = c.index();
         let them = c.flip().index();
         let pawn = Piece::new(c, Kind::Pawn);
-        let mut score = Score::default();
+        let mut score = Tapered::default();
         for (f, &pawns_on_file) in ranks[us].iter().enumerate() {
             if pawns_on_file != 0 {
                 e.files[us] |= 1 << f;
@@ -325,13 +300,13 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     let wp = pos.count_of(Piece::new(Color::White, Kind::Pawn));
     let bp = pos.count_of(Piece::new(Color::Black, Kind::Pawn));
     let non_pawn = |c: Color| -> i32 {
-        pos.count_of(Piece::new(c, Kind::Knight)) as i32 * 320
-            + pos.count_of(Piece::new(c, Kind::Bishop)) as i32 * 330
-            + pos.count_of(Piece::new(c, Kind::Rook)) as i32 * 500
-            + pos.count_of(Piece::new(c, Kind::Queen)) as i32 * 950
+        pos.count_of(Piece::new(c, Kind::Knight)) as i32 * nominal(Kind::Knight)
+            + pos.count_of(Piece::new(c, Kind::Bishop)) as i32 * nominal(Kind::Bishop)
+            + pos.count_of(Piece::new(c, Kind::Rook)) as i32 * nominal(Kind::Rook)
+            + pos.count_of(Piece::new(c, Kind::Queen)) as i32 * nominal(Kind::Queen)
     };
     let (wnp, bnp) = (non_pawn(Color::White), non_pawn(Color::Black));
-    if wp + bp == 0 && wnp <= 330 && bnp <= 330 {
+    if wp + bp == 0 && wnp <= nominal(Kind::Bishop) && bnp <= nominal(Kind::Bishop) {
         return 0;
     }
 
@@ -341,18 +316,8 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     };
     let mut total = pos.psq() + pawn_entry.score;
 
-    let mut sides = [
-        Side {
-            pawn_attacks: 0,
-            king_zone: 0,
-            occupied: 0,
-        },
-        Side {
-            pawn_attacks: 0,
-            king_zone: 0,
-            occupied: 0,
-        },
-    ];
+    let mut sides =
+        [Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }, Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }];
     for c in [Color::White, Color::Black] {
         let pawn = Piece::new(c, Kind::Pawn);
         let side = &mut sides[c.index()];
@@ -378,7 +343,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     for c in [Color::White, Color::Black] {
         let us = c.index();
         let them = c.flip().index();
-        let mut score = Score::default();
+        let mut score = Tapered::default();
         let area = !(sides[us].occupied | sides[them].pawn_attacks);
         let enemy_zone = sides[them].king_zone;
         let mut attack_units = 0;
@@ -387,9 +352,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
         for &sq in pos.pieces(c) {
             let p = pos.piece_at(sq);
             let kind = p.kind();
-            if !matches!(kind, Kind::Pawn | Kind::King)
-                && (sides[them].pawn_attacks >> sq.raw()) & 1 != 0
-            {
+            if !matches!(kind, Kind::Pawn | Kind::King) && (sides[them].pawn_attacks >> sq.raw()) & 1 != 0 {
                 score += w.pawn_threat;
             }
             let (mobility, zone_hits) = match kind {
@@ -454,8 +417,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     // Blend by phase.
     let mut phase = 0;
     for kind in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen] {
-        let n = pos.count_of(Piece::new(Color::White, kind))
-            + pos.count_of(Piece::new(Color::Black, kind));
+        let n = pos.count_of(Piece::new(Color::White, kind)) + pos.count_of(Piece::new(Color::Black, kind));
         phase += n as i32 * PHASE[kind.index()];
     }
     let phase = phase.min(24);
@@ -469,22 +431,16 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     };
     let strong_can_mate = {
         let n = |k: Kind| pos.count_of(Piece::new(strong, k));
-        n(Kind::Queen) + n(Kind::Rook) > 0
-            || n(Kind::Bishop) >= 2
-            || (n(Kind::Bishop) >= 1 && n(Kind::Knight) >= 1)
+        n(Kind::Queen) + n(Kind::Rook) > 0 || n(Kind::Bishop) >= 2 || (n(Kind::Bishop) >= 1 && n(Kind::Knight) >= 1)
     };
     let mut scale = 16; // out of 16
     if sp == 0 && !strong_can_mate && wnp_weak == 0 && wp_weak == 0 {
         scale = 0; // KNNK and the like: no forced mate
     } else if sp == 0 && snp - wnp_weak <= 350 {
         // Without pawns a minor piece or less of advantage rarely wins (KNNK, KRKB, ...).
-        scale = if snp <= 660 && wnp_weak == 0 && wp_weak == 0 {
-            0
-        } else {
-            3
-        };
+        scale = if snp <= 660 && wnp_weak == 0 && wp_weak == 0 { 0 } else { 3 };
     }
-    if scale == 16 && wnp == 330 && bnp == 330 {
+    if scale == 16 && wnp == nominal(Kind::Bishop) && bnp == nominal(Kind::Bishop) {
         let wb = pos.count_of(Piece::new(Color::White, Kind::Bishop));
         let bb = pos.count_of(Piece::new(Color::Black, Kind::Bishop));
         if wb == 1 && bb == 1 && opposite_bishops(pos) {
@@ -498,8 +454,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     if wnp_weak == 0 && wp_weak == 0 && strong_can_mate {
         let weak_king = pos.king(strong.flip());
         let strong_king = pos.king(strong);
-        let bonus =
-            20 * center_distance(weak_king) + 6 * (7 - distance(weak_king, strong_king)) + 200;
+        let bonus = 20 * center_distance(weak_king) + 6 * (7 - distance(weak_king, strong_king)) + 200;
         eg += bonus * sign(strong);
     }
 
@@ -538,13 +493,7 @@ fn leaper_reach(from: Square, steps: &[i8; 8], area: u128, zone: u128) -> (i32, 
 }
 
 #[inline(always)]
-fn slider_reach(
-    pos: &Position,
-    from: Square,
-    steps: &[i8; 4],
-    area: u128,
-    zone: u128,
-) -> (i32, i32) {
+fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u128, zone: u128) -> (i32, i32) {
     let mut mobility = 0u32;
     let mut hits = 0u32;
     for &d in steps {
@@ -600,13 +549,7 @@ mod tests {
             .rev()
             .map(|row| {
                 row.chars()
-                    .map(|ch| {
-                        if ch.is_ascii_uppercase() {
-                            ch.to_ascii_lowercase()
-                        } else {
-                            ch.to_ascii_uppercase()
-                        }
-                    })
+                    .map(|ch| if ch.is_ascii_uppercase() { ch.to_ascii_lowercase() } else { ch.to_ascii_uppercase() })
                     .collect()
             })
             .collect();
@@ -616,13 +559,7 @@ mod tests {
         } else {
             let mut c: Vec<char> = parts[2]
                 .chars()
-                .map(|ch| {
-                    if ch.is_ascii_uppercase() {
-                        ch.to_ascii_lowercase()
-                    } else {
-                        ch.to_ascii_uppercase()
-                    }
-                })
+                .map(|ch| if ch.is_ascii_uppercase() { ch.to_ascii_lowercase() } else { ch.to_ascii_uppercase() })
                 .collect();
             c.sort_by_key(|ch| (ch.is_ascii_lowercase(), *ch));
             c.into_iter().collect()
@@ -659,10 +596,7 @@ mod tests {
     #[test]
     fn symmetric_positions_are_equal_for_both_sides() {
         // In a symmetric position the only difference between the two sides is the tempo.
-        for fen in [
-            FENS[0],
-            "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 0 1",
-        ] {
+        for fen in [FENS[0], "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 0 1"] {
             let w = Position::from_fen(fen).unwrap();
             let b = Position::from_fen(&fen.replace(" w ", " b ")).unwrap();
             assert_eq!(evaluate(&w), TEMPO);
@@ -682,11 +616,9 @@ mod tests {
 
     #[test]
     fn endgame_knowledge() {
-        for fen in [
-            "8/8/4k3/8/8/3K4/3N4/8 w - - 0 1",
-            "8/8/4k3/8/8/3K4/3B4/8 b - - 0 1",
-            "8/8/4k3/8/8/3K4/3NN3/8 w - - 0 1",
-        ] {
+        for fen in
+            ["8/8/4k3/8/8/3K4/3N4/8 w - - 0 1", "8/8/4k3/8/8/3K4/3B4/8 b - - 0 1", "8/8/4k3/8/8/3K4/3NN3/8 w - - 0 1"]
+        {
             let p = Position::from_fen(fen).unwrap();
             assert!(evaluate(&p).abs() <= TEMPO, "{fen}: {}", evaluate(&p));
         }

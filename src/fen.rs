@@ -55,10 +55,7 @@ impl fmt::Display for FenError {
             FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', found '{s}'"),
             FenError::BadCastling(s) => write!(f, "bad castling field '{s}'"),
             FenError::CastlingContradictsPieces(c) => {
-                write!(
-                    f,
-                    "castling right '{c}' has no king and rook in place for it"
-                )
+                write!(f, "castling right '{c}' has no king and rook in place for it")
             }
             FenError::BadEnPassant(s) => write!(f, "bad en passant field '{s}'"),
             FenError::ImpossibleEnPassant(s) => {
@@ -106,10 +103,7 @@ impl Position {
     /// can have left, is dropped; a move counter beyond 65,535 is read as 65,535. Each repair is
     /// returned (to be reported); a FEN that describes no playable position (no king, a pawn on
     /// a first or last rank, the side not to move in check, ...) is still an error.
-    pub fn from_fen_repaired(
-        fen: &str,
-        chess960: bool,
-    ) -> Result<(Position, Vec<FenRepair>), FenError> {
+    pub fn from_fen_repaired(fen: &str, chess960: bool) -> Result<(Position, Vec<FenRepair>), FenError> {
         let mut repairs = Vec::new();
         let pos = read_fen(fen, chess960, Some(&mut repairs))?;
         Ok((pos, repairs))
@@ -140,11 +134,7 @@ impl Position {
                 out.push('/');
             }
         }
-        out.push_str(if self.side == Color::White {
-            " w "
-        } else {
-            " b "
-        });
+        out.push_str(if self.side == Color::White { " w " } else { " b " });
         out.push_str(&self.castling_text());
         match self.en_passant {
             Some(ep) => out.push_str(&format!(" {ep}")),
@@ -168,8 +158,7 @@ impl Position {
             let king_side = right & (rights::WHITE_KING_SIDE | rights::BLACK_KING_SIDE) != 0;
             // `KQkq` only where standard chess reads them the same (king on e, rook in the
             // corner); otherwise the rook's file, which also marks the FEN as Chess960.
-            let standard =
-                self.king(color).file() == 4 && rook.file() == if king_side { 7 } else { 0 };
+            let standard = self.king(color).file() == 4 && rook.file() == if king_side { 7 } else { 0 };
             let letter = if standard {
                 if king_side {
                     'k'
@@ -179,11 +168,7 @@ impl Position {
             } else {
                 (b'a' + rook.file()) as char
             };
-            s.push(if color == Color::White {
-                letter.to_ascii_uppercase()
-            } else {
-                letter
-            });
+            s.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
         }
         if s.is_empty() {
             s.push('-');
@@ -195,25 +180,14 @@ impl Position {
     fn outermost_rook(&self, color: Color, king_side: bool) -> Option<Square> {
         let king = self.king(color);
         let rook = Piece::new(color, Kind::Rook);
-        let files: Vec<u8> = if king_side {
-            (king.file() + 1..8).rev().collect()
-        } else {
-            (0..king.file()).collect()
-        };
-        files
-            .into_iter()
-            .map(|f| Square::from_coords(f, king.rank()))
-            .find(|&s| self.piece_at(s) == rook)
+        let files: Vec<u8> = if king_side { (king.file() + 1..8).rev().collect() } else { (0..king.file()).collect() };
+        files.into_iter().map(|f| Square::from_coords(f, king.rank())).find(|&s| self.piece_at(s) == rook)
     }
 }
 
 /// Reads a FEN. With `repairs`, faults that a repair can mend are mended and recorded there;
 /// without, they are errors.
-fn read_fen(
-    fen: &str,
-    chess960: bool,
-    mut repairs: Option<&mut Vec<FenRepair>>,
-) -> Result<Position, FenError> {
+fn read_fen(fen: &str, chess960: bool, mut repairs: Option<&mut Vec<FenRepair>>) -> Result<Position, FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if !(4..=6).contains(&fields.len()) {
         return Err(FenError::FieldCount(fields.len()));
@@ -233,8 +207,8 @@ fn read_fen(
             .ok_or_else(|| FenError::BadHalfmoveClock(h.to_string()))?;
     }
     if let Some(n) = fields.get(5) {
-        let n = parse_counter(n, Counter::Fullmove, repairs)
-            .ok_or_else(|| FenError::BadFullmoveNumber(n.to_string()))?;
+        let n =
+            parse_counter(n, Counter::Fullmove, repairs).ok_or_else(|| FenError::BadFullmoveNumber(n.to_string()))?;
         pos.fullmove = n.max(1);
     }
     pos.refresh_keys();
@@ -249,26 +223,17 @@ fn read_fen(
 
 /// A move counter: decimal digits; values beyond `u16` saturate (and are recorded as a
 /// repair when repairing) rather than wrap. `None` for anything else.
-fn parse_counter(
-    text: &str,
-    counter: Counter,
-    repairs: Option<&mut Vec<FenRepair>>,
-) -> Option<u16> {
+fn parse_counter(text: &str, counter: Counter, repairs: Option<&mut Vec<FenRepair>>) -> Option<u16> {
     let digits = text.strip_prefix('+').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let value = digits.bytes().fold(0u64, |v, b| {
-        v.saturating_mul(10).saturating_add(u64::from(b - b'0'))
-    });
+    let value = digits.bytes().fold(0u64, |v, b| v.saturating_mul(10).saturating_add(u64::from(b - b'0')));
     match u16::try_from(value) {
         Ok(v) => Some(v),
         Err(_) => {
             if let Some(r) = repairs {
-                r.push(FenRepair::CounterSaturated {
-                    counter,
-                    given: text.to_string(),
-                });
+                r.push(FenRepair::CounterSaturated { counter, given: text.to_string() });
             }
             Some(u16::MAX)
         }
@@ -328,11 +293,7 @@ fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
     pos.seat_kings().map_err(FenError::MissingKing)
 }
 
-fn parse_castling(
-    pos: &mut Position,
-    field: &str,
-    mut repairs: Option<&mut Vec<FenRepair>>,
-) -> Result<(), FenError> {
+fn parse_castling(pos: &mut Position, field: &str, mut repairs: Option<&mut Vec<FenRepair>>) -> Result<(), FenError> {
     if field == "-" {
         return Ok(());
     }
@@ -344,10 +305,7 @@ fn parse_castling(
             Ok(Some((right, king, rook))) => {
                 if pos.castling & right != 0 {
                     match repairs.as_deref_mut() {
-                        Some(r) => r.push(FenRepair::CastlingRightDropped {
-                            right: c,
-                            fault: CastlingFault::Repeated,
-                        }),
+                        Some(r) => r.push(FenRepair::CastlingRightDropped { right: c, fault: CastlingFault::Repeated }),
                         None => return Err(FenError::BadCastling(field.to_string())),
                     }
                     continue;
@@ -367,15 +325,8 @@ fn parse_castling(
 /// The right a castling letter grants, with its king and rook squares; `Ok(None)` for a
 /// letter that means nothing, `Err` when the pieces are not where the right needs them.
 /// A file letter (Shredder-FEN) switches the position to Chess960.
-fn castling_right(
-    pos: &mut Position,
-    c: char,
-) -> Result<Option<(u8, Square, Square)>, CastlingFault> {
-    let color = if c.is_ascii_uppercase() {
-        Color::White
-    } else {
-        Color::Black
-    };
+fn castling_right(pos: &mut Position, c: char) -> Result<Option<(u8, Square, Square)>, CastlingFault> {
+    let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
     let king = pos.king(color);
     let back_rank = if color == Color::White { 0 } else { 7 };
     let lower = c.to_ascii_lowercase();
@@ -419,17 +370,11 @@ fn castling_right(
     Ok(Some((right, king, rook)))
 }
 
-fn parse_en_passant(
-    pos: &mut Position,
-    field: &str,
-    repairs: Option<&mut Vec<FenRepair>>,
-) -> Result<(), FenError> {
+fn parse_en_passant(pos: &mut Position, field: &str, repairs: Option<&mut Vec<FenRepair>>) -> Result<(), FenError> {
     if field == "-" {
         return Ok(());
     }
-    let ep: Square = field
-        .parse()
-        .map_err(|_| FenError::BadEnPassant(field.to_string()))?;
+    let ep: Square = field.parse().map_err(|_| FenError::BadEnPassant(field.to_string()))?;
     if let Err(fault) = en_passant_fault(pos, ep) {
         return match repairs {
             Some(r) => {
@@ -444,11 +389,7 @@ fn parse_en_passant(
     let us = pos.side;
     let our_pawn = Piece::new(us, Kind::Pawn);
     let pushed = ep.offset(-us.forward()).unwrap_or(ep);
-    let can_take = [1, -1].iter().any(|&d| {
-        pushed
-            .offset(d)
-            .is_some_and(|s| pos.piece_at(s) == our_pawn)
-    });
+    let can_take = [1, -1].iter().any(|&d| pushed.offset(d).is_some_and(|s| pos.piece_at(s) == our_pawn));
     if can_take {
         pos.en_passant = Some(ep);
     }
@@ -511,86 +452,33 @@ mod tests {
         assert_eq!(err("4k3/9/8/8/8/8/8/4K3 w - - 0 1"), BadPieceLetter('9'));
         assert_eq!(err("4k4/8/8/8/8/8/8/4K3 w - - 0 1"), RankTooLong(8));
         assert_eq!(err("4k2/8/8/8/8/8/8/4K3 w - - 0 1"), RankTooShort(8));
-        assert_eq!(
-            err("8/8/8/8/8/8/8/4K3 w - - 0 1"),
-            MissingKing(Color::Black)
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"),
-            TooManyKings(Color::White)
-        );
-        assert_eq!(
-            err("4k2P/8/8/8/8/8/8/4K3 w - - 0 1"),
-            PawnOnBackRank("h8".parse().unwrap())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K3 x - - 0 1"),
-            BadSideToMove("x".into())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K3 w KX - 0 1"),
-            CastlingContradictsPieces('K')
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K2R w Kx - 0 1"),
-            BadCastling("Kx".into())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K2R w - e9 0 1"),
-            BadEnPassant("e9".into())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K2R w - e6 0 1"),
-            ImpossibleEnPassant("e6".parse().unwrap())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K2R w - - x 1"),
-            BadHalfmoveClock("x".into())
-        );
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/4K2R w - - 0 y"),
-            BadFullmoveNumber("y".into())
-        );
+        assert_eq!(err("8/8/8/8/8/8/8/4K3 w - - 0 1"), MissingKing(Color::Black));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"), TooManyKings(Color::White));
+        assert_eq!(err("4k2P/8/8/8/8/8/8/4K3 w - - 0 1"), PawnOnBackRank("h8".parse().unwrap()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 x - - 0 1"), BadSideToMove("x".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 w KX - 0 1"), CastlingContradictsPieces('K'));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w Kx - 0 1"), BadCastling("Kx".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - e9 0 1"), BadEnPassant("e9".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - e6 0 1"), ImpossibleEnPassant("e6".parse().unwrap()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - - x 1"), BadHalfmoveClock("x".into()));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K2R w - - 0 y"), BadFullmoveNumber("y".into()));
         assert_eq!(err("4k2R/8/8/8/8/8/8/4K3 w - - 0 1"), OpponentInCheck);
-        assert_eq!(
-            err("4k3/8/8/8/8/8/8/3K3R w K - 0 1"),
-            CastlingContradictsPieces('K')
-        );
-        assert_eq!(
-            err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"),
-            RankCount(9)
-        );
-        assert_eq!(
-            err("QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K6k w - - 0 1"),
-            TooManyPieces(Color::White)
-        );
+        assert_eq!(err("4k3/8/8/8/8/8/8/3K3R w K - 0 1"), CastlingContradictsPieces('K'));
+        assert_eq!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"), RankCount(9));
+        assert_eq!(err("QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K6k w - - 0 1"), TooManyPieces(Color::White));
     }
 
     #[test]
     fn chess960_castling_fields() {
         // Shredder-FEN letters imply Chess960.
-        let p =
-            Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
-                .unwrap();
+        let p = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
         assert!(p.is_chess960());
-        assert_eq!(
-            p.castle_rook(rights::WHITE_KING_SIDE),
-            Some("h1".parse().unwrap())
-        );
-        assert_eq!(
-            p.castle_rook(rights::WHITE_QUEEN_SIDE),
-            Some("f1".parse().unwrap())
-        );
+        assert_eq!(p.castle_rook(rights::WHITE_KING_SIDE), Some("h1".parse().unwrap()));
+        assert_eq!(p.castle_rook(rights::WHITE_QUEEN_SIDE), Some("f1".parse().unwrap()));
         // X-FEN: K means the outermost rook; an inner rook gets its file letter back on output.
         let x = Position::from_fen_with("4r3/3k4/8/8/8/8/6PP/qR1K1R2 w KQ - 0 1", true).unwrap();
-        assert_eq!(
-            x.castle_rook(rights::WHITE_KING_SIDE),
-            Some("f1".parse().unwrap())
-        );
-        assert_eq!(
-            x.castle_rook(rights::WHITE_QUEEN_SIDE),
-            Some("b1".parse().unwrap())
-        );
+        assert_eq!(x.castle_rook(rights::WHITE_KING_SIDE), Some("f1".parse().unwrap()));
+        assert_eq!(x.castle_rook(rights::WHITE_QUEEN_SIDE), Some("b1".parse().unwrap()));
         // Written back with rook files, the FEN reads the same even without the flag.
         assert!(x.to_fen().contains(" FB "), "{}", x.to_fen());
         assert_eq!(Position::from_fen(&x.to_fen()).unwrap().key(), x.key());

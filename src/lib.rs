@@ -2,7 +2,8 @@
 //!
 //! Layout follows one module per concern: squares and pieces, the compile-time attack and
 //! direction tables, the position with make/unmake, FEN, attack detection, legal move
-//! generation, the independent 10x12 mailbox reference, and perft.
+//! generation and perft (the independent 10x12 mailbox reference the generator is tested
+//! against is the dev-only crate `ox88-mailbox`).
 
 pub mod attacks;
 pub mod bench;
@@ -10,7 +11,6 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod fen;
-pub mod mailbox;
 pub mod movegen;
 pub mod mv;
 pub mod perft;
@@ -25,6 +25,7 @@ pub mod tactics;
 pub mod time;
 pub mod tt;
 pub mod uci;
+pub mod value;
 pub mod zobrist;
 
 pub use fen::FenError;

@@ -249,10 +249,7 @@ impl Position {
             if MODE != TACTICAL && row == start_row {
                 let double = push.wrapping_add(forward as u8);
                 if self.board[double as usize].is_none() && allowed(double) {
-                    list.push(Move::double_push(
-                        from,
-                        Square::from_index_unchecked(double),
-                    ));
+                    list.push(Move::double_push(from, Square::from_index_unchecked(double)));
                 }
             }
         }
@@ -303,9 +300,7 @@ impl Position {
         }
         let king = self.king(self.side);
         if m.is_castle() {
-            return from == king
-                && threats.checkers.count() == 0
-                && self.castling_slot_is_legal(king, m);
+            return from == king && threats.checkers.count() == 0 && self.castling_slot_is_legal(king, m);
         }
         // The move this position would generate for (from, to, promotion); the flags of `m`
         // must match it exactly.
@@ -329,8 +324,7 @@ impl Position {
             0 => true,
             1 => {
                 let (checker, step) = threats.checkers.first().unwrap_or((king, 0));
-                evasion_targets(king, checker, step, self.board[checker.index()]) >> to.raw() & 1
-                    != 0
+                evasion_targets(king, checker, step, self.board[checker.index()]) >> to.raw() & 1 != 0
             }
             _ => false,
         }
@@ -338,13 +332,7 @@ impl Position {
 
     /// The pseudo-legal move of `piece` from `from` to `to` (with `promotion` for a pawn
     /// reaching the last rank), if the piece can make it on this board.
-    fn move_shape(
-        &self,
-        piece: Piece,
-        from: Square,
-        to: Square,
-        promotion: Option<Kind>,
-    ) -> Option<Move> {
+    fn move_shape(&self, piece: Piece, from: Square, to: Square, promotion: Option<Kind>) -> Option<Move> {
         let target = self.board[to.index()];
         if target.is_color(self.side) {
             return None;
@@ -378,8 +366,7 @@ impl Position {
             (!capture).then(|| pawn_move(false))
         } else if delta == 2 * forward as i16 {
             let middle = from.raw().wrapping_add(forward as u8);
-            (row == start_row && !capture && self.board[middle as usize].is_none())
-                .then(|| Move::double_push(from, to))
+            (row == start_row && !capture && self.board[middle as usize].is_none()).then(|| Move::double_push(from, to))
         } else if delta == forward as i16 - 1 || delta == forward as i16 + 1 {
             if capture {
                 Some(pawn_move(true))
@@ -428,10 +415,7 @@ impl Position {
                 QUIET => target.is_none(),
                 _ => !target.is_color(us),
             };
-            if to & 0x88 == 0
-                && wanted
-                && !self.pawn_attacks(Square::from_index_unchecked(to), them)
-            {
+            if to & 0x88 == 0 && wanted && !self.pawn_attacks(Square::from_index_unchecked(to), them) {
                 candidates |= 1 << i;
             }
         }
@@ -451,8 +435,7 @@ impl Position {
                 while bits != 0 {
                     let i = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let to =
-                        Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
+                    let to = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
                     if self.line_is_clear_through(from, to, king, king) {
                         candidates &= !(1 << i);
                     }
@@ -466,11 +449,7 @@ impl Position {
             let i = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
             let to = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
-            list.push(if self.board[to.index()].is_none() {
-                Move::quiet(king, to)
-            } else {
-                Move::capture(king, to)
-            });
+            list.push(if self.board[to.index()].is_none() { Move::quiet(king, to) } else { Move::capture(king, to) });
         }
     }
 
@@ -492,19 +471,14 @@ impl Position {
     #[inline]
     fn castling_is_legal(&self, king: Square, slot: usize) -> bool {
         let path = &self.castle_paths[slot];
-        if path.empty[..path.empty_len as usize]
-            .iter()
-            .any(|&sq| self.board[sq as usize].is_some())
-        {
+        if path.empty[..path.empty_len as usize].iter().any(|&sq| self.board[sq as usize].is_some()) {
             return false;
         }
         let rook = self.castle_rook[slot];
         let them = self.side.flip();
         path.king_path[..path.king_path_len as usize]
             .iter()
-            .all(|&sq| {
-                !self.is_attacked_through(Square::from_index_unchecked(sq), them, king, rook)
-            })
+            .all(|&sq| !self.is_attacked_through(Square::from_index_unchecked(sq), them, king, rook))
     }
 
     /// The legal move whose UCI text is `text` (promotion letters in either case). Castling is
@@ -535,13 +509,7 @@ impl Position {
             .iter()
             .copied()
             .filter(|m| m.from() == from && m.promotion_kind() == promotion)
-            .find(|m| {
-                if m.is_castle() {
-                    castle_matches(m)
-                } else {
-                    m.to() == to
-                }
-            })
+            .find(|m| if m.is_castle() { castle_matches(m) } else { m.to() == to })
             .ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
 }
@@ -608,11 +576,7 @@ mod tests {
 
     fn moves(fen: &str) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap();
-        let mut v: Vec<String> = pos
-            .legal_moves()
-            .iter()
-            .map(|m| m.to_uci(pos.is_chess960()))
-            .collect();
+        let mut v: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci(pos.is_chess960())).collect();
         v.sort();
         v
     }
@@ -644,18 +608,9 @@ mod tests {
     fn parses_moves_against_the_legal_list() {
         let pos = Position::startpos();
         assert_eq!(pos.parse_uci_move("e2e4").unwrap().to_string(), "e2e4");
-        assert_eq!(
-            pos.parse_uci_move("e2e5"),
-            Err(MoveError::Illegal("e2e5".into()))
-        );
-        assert_eq!(
-            pos.parse_uci_move("e2"),
-            Err(MoveError::Malformed("e2".into()))
-        );
-        assert_eq!(
-            pos.parse_uci_move("é2e4"),
-            Err(MoveError::Malformed("é2e4".into()))
-        );
+        assert_eq!(pos.parse_uci_move("e2e5"), Err(MoveError::Illegal("e2e5".into())));
+        assert_eq!(pos.parse_uci_move("e2"), Err(MoveError::Malformed("e2".into())));
+        assert_eq!(pos.parse_uci_move("é2e4"), Err(MoveError::Malformed("é2e4".into())));
         let promo = Position::from_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1").unwrap();
         assert!(promo.parse_uci_move("a7a8Q").is_ok());
         assert!(promo.parse_uci_move("a7a8k").is_err());

@@ -123,22 +123,14 @@ impl Move {
     /// Where the king lands when this castling move is played.
     #[inline(always)]
     pub fn castle_king_target(self) -> Square {
-        let file = if self.to().file() > self.from().file() {
-            6
-        } else {
-            2
-        };
+        let file = if self.to().file() > self.from().file() { 6 } else { 2 };
         Square::from_coords(file, self.from().rank())
     }
 
     /// Where the rook lands when this castling move is played.
     #[inline(always)]
     pub fn castle_rook_target(self) -> Square {
-        let file = if self.to().file() > self.from().file() {
-            5
-        } else {
-            3
-        };
+        let file = if self.to().file() > self.from().file() { 5 } else { 3 };
         Square::from_coords(file, self.from().rank())
     }
 
@@ -151,12 +143,11 @@ impl Move {
             return "0000".to_string();
         }
         let king_to = self.castle_king_target();
-        let to =
-            if self.is_castle() && !chess960 && king_to.file().abs_diff(self.from().file()) >= 2 {
-                king_to
-            } else {
-                self.to()
-            };
+        let to = if self.is_castle() && !chess960 && king_to.file().abs_diff(self.from().file()) >= 2 {
+            king_to
+        } else {
+            self.to()
+        };
         let mut s = format!("{}{}", self.from(), to);
         if let Some(k) = self.promotion_kind() {
             s.push(k.letter());
@@ -190,10 +181,7 @@ pub struct MoveList {
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
-            len: 0,
-        }
+        MoveList { moves: [const { MaybeUninit::uninit() }; MAX_MOVES], len: 0 }
     }
 
     #[inline(always)]
@@ -285,10 +273,7 @@ mod tests {
     #[test]
     fn moves_print_as_uci() {
         assert_eq!(Move::quiet(sq("e2"), sq("e4")).to_string(), "e2e4");
-        assert_eq!(
-            Move::promotion(sq("a7"), sq("b8"), Kind::Knight, true).to_string(),
-            "a7b8n"
-        );
+        assert_eq!(Move::promotion(sq("a7"), sq("b8"), Kind::Knight, true).to_string(), "a7b8n");
         let castle = Move::castle(sq("e1"), sq("h1"));
         assert_eq!(castle.to_uci(false), "e1g1");
         assert_eq!(castle.to_uci(true), "e1h1");

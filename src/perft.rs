@@ -71,34 +71,21 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, SuiteParseError> {
     let mut pending_name: Option<String> = None;
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        let err = |message: String| SuiteParseError {
-            line: i + 1,
-            message,
-        };
+        let err = |message: String| SuiteParseError { line: i + 1, message };
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         if let Some(name) = line.strip_prefix("id ") {
             pending_name = Some(name.trim().to_string());
         } else if let Some(fen) = line.strip_prefix("epd ") {
-            cases.push(PerftCase {
-                name: pending_name.take(),
-                fen: fen.trim().to_string(),
-                expected: vec![],
-            });
+            cases.push(PerftCase { name: pending_name.take(), fen: fen.trim().to_string(), expected: vec![] });
         } else if let Some(rest) = line.strip_prefix("perft ") {
-            let case = cases
-                .last_mut()
-                .ok_or_else(|| err("perft line before any epd line".into()))?;
+            let case = cases.last_mut().ok_or_else(|| err("perft line before any epd line".into()))?;
             let mut parts = rest.split_whitespace();
-            let depth = parts
-                .next()
-                .and_then(|d| d.parse().ok())
-                .ok_or_else(|| err(format!("bad depth in '{line}'")))?;
-            let count = parts
-                .next()
-                .and_then(|c| c.parse().ok())
-                .ok_or_else(|| err(format!("bad count in '{line}'")))?;
+            let depth =
+                parts.next().and_then(|d| d.parse().ok()).ok_or_else(|| err(format!("bad depth in '{line}'")))?;
+            let count =
+                parts.next().and_then(|c| c.parse().ok()).ok_or_else(|| err(format!("bad count in '{line}'")))?;
             case.expected.push((depth, count));
         } else {
             let mut fields = line.split(';');
@@ -115,17 +102,11 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, SuiteParseError> {
                     .and_then(|d| d.strip_prefix('D').or_else(|| d.strip_prefix('d')))
                     .and_then(|d| d.parse().ok())
                     .ok_or_else(|| err(format!("bad depth field '{field}'")))?;
-                let count = parts
-                    .next()
-                    .and_then(|c| c.parse().ok())
-                    .ok_or_else(|| err(format!("bad count in '{field}'")))?;
+                let count =
+                    parts.next().and_then(|c| c.parse().ok()).ok_or_else(|| err(format!("bad count in '{field}'")))?;
                 expected.push((depth, count));
             }
-            cases.push(PerftCase {
-                name: None,
-                fen,
-                expected,
-            });
+            cases.push(PerftCase { name: None, fen, expected });
         }
     }
     Ok(cases)
@@ -159,12 +140,7 @@ impl SuiteReport {
 
 /// Runs every case at every listed depth whose expected count is at most `max_nodes`.
 /// `progress` is told the expected node count of each check as it finishes.
-pub fn run_suite(
-    cases: &[PerftCase],
-    max_nodes: u64,
-    chess960: bool,
-    mut progress: impl FnMut(u64),
-) -> SuiteReport {
+pub fn run_suite(cases: &[PerftCase], max_nodes: u64, chess960: bool, mut progress: impl FnMut(u64)) -> SuiteReport {
     let mut report = SuiteReport::default();
     for case in cases {
         let mut pos = match Position::from_fen_with(&case.fen, chess960) {
@@ -185,12 +161,7 @@ pub fn run_suite(
             report.nodes += found;
             progress(expected);
             if found != expected {
-                report.mismatches.push(Mismatch {
-                    fen: case.fen.clone(),
-                    depth,
-                    expected,
-                    found,
-                });
+                report.mismatches.push(Mismatch { fen: case.fen.clone(), depth, expected, found });
             }
         }
     }

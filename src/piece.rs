@@ -62,14 +62,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [
-        Kind::Pawn,
-        Kind::Knight,
-        Kind::Bishop,
-        Kind::Rook,
-        Kind::Queen,
-        Kind::King,
-    ];
+    pub const ALL: [Kind; 6] = [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King];
 
     #[inline(always)]
     pub const fn index(self) -> usize {
@@ -207,11 +200,7 @@ impl Piece {
 
     pub fn from_letter(c: char) -> Option<Piece> {
         let kind = Kind::from_letter(c)?;
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         Some(Piece::new(color, kind))
     }
 }
@@ -255,10 +244,7 @@ mod tests {
             assert_eq!(p.index(), i);
             assert_eq!(Piece::from_letter(p.letter()), Some(p));
         }
-        assert_eq!(
-            Piece::new(Color::White, Kind::Queen).flags(),
-            flag::BISHOP | flag::ROOK
-        );
+        assert_eq!(Piece::new(Color::White, Kind::Queen).flags(), flag::BISHOP | flag::ROOK);
         assert!(Piece::new(Color::Black, Kind::Pawn).is_color(Color::Black));
         assert!(!Piece::new(Color::Black, Kind::Pawn).is_color(Color::White));
     }

@@ -12,7 +12,7 @@
 
 use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
-use crate::psqt::{self, Score};
+use crate::psqt::{self, Tapered};
 use crate::square::Square;
 use crate::zobrist::{piece_key, KEYS};
 
@@ -62,10 +62,7 @@ impl CastlePath {
         // The king's own square is left out when the king moves: castling is only tried when
         // not in check, and an attack on it through the lifted rook would also hit the king's
         // target square. A king that stays (c1 with the rook on b1) keeps it.
-        let (a, b) = (
-            king.file().min(king_to.file()),
-            king.file().max(king_to.file()),
-        );
+        let (a, b) = (king.file().min(king_to.file()), king.file().max(king_to.file()));
         for f in a..=b {
             if f != king.file() || king == king_to {
                 path.king_path[path.king_path_len as usize] = Square::from_coords(f, rank).raw();
@@ -88,7 +85,7 @@ pub struct Undo {
     halfmove: u16,
     key: u64,
     pawn_key: u64,
-    psq: Score,
+    psq: Tapered,
 }
 
 #[derive(Clone)]
@@ -112,7 +109,7 @@ pub struct Position {
     pub(crate) fullmove: u16,
     pub(crate) key: u64,
     pub(crate) pawn_key: u64,
-    pub(crate) psq: Score,
+    pub(crate) psq: Tapered,
     pub(crate) piece_count: [u8; 12],
     pub(crate) chess960: bool,
 }
@@ -136,7 +133,7 @@ impl Position {
             fullmove: 1,
             key: 0,
             pawn_key: 0,
-            psq: Score::default(),
+            psq: Tapered::default(),
             piece_count: [0; 12],
             chess960: false,
         }
@@ -204,7 +201,7 @@ impl Position {
     }
     /// Material plus piece-square score, White's point of view.
     #[inline(always)]
-    pub fn psq(&self) -> Score {
+    pub fn psq(&self) -> Tapered {
         self.psq
     }
     /// How many of `piece` are on the board.
@@ -313,9 +310,8 @@ impl Position {
     pub(crate) fn seat_kings(&mut self) -> Result<(), Color> {
         for color in [Color::White, Color::Black] {
             let c = color.index();
-            let king_slot = (0..self.officers[c] as usize)
-                .find(|&i| self.board[self.list[c][i].index()].is_king())
-                .ok_or(color)?;
+            let king_slot =
+                (0..self.officers[c] as usize).find(|&i| self.board[self.list[c][i].index()].is_king()).ok_or(color)?;
             self.list[c].swap(0, king_slot);
             let (a, b) = (self.list[c][0], self.list[c][king_slot]);
             self.list_index[a.index()] = 0;
@@ -473,8 +469,7 @@ impl Position {
         self.hash_piece(rook, rook_from);
         self.hash_piece(king, king_to);
         self.hash_piece(rook, rook_to);
-        self.psq += psqt::value(king, king_to) - psqt::value(king, king_from)
-            + psqt::value(rook, rook_to)
+        self.psq += psqt::value(king, king_to) - psqt::value(king, king_from) + psqt::value(rook, rook_to)
             - psqt::value(rook, rook_from);
     }
 
@@ -483,10 +478,7 @@ impl Position {
     #[inline(always)]
     fn set_en_passant_after_double_push(&mut self, from: Square, to: Square) {
         let them_pawn = Piece::new(self.side.flip(), Kind::Pawn);
-        let adjacent = |step: i8| {
-            to.offset(step)
-                .is_some_and(|s| self.board[s.index()] == them_pawn)
-        };
+        let adjacent = |step: i8| to.offset(step).is_some_and(|s| self.board[s.index()] == them_pawn);
         if adjacent(1) || adjacent(-1) {
             let ep = Square::from_index_unchecked((from.raw() + to.raw()) / 2);
             self.en_passant = Some(ep);
@@ -567,10 +559,10 @@ impl Position {
     }
 
     /// Key, pawn key and score computed from scratch (for the consistency check).
-    pub fn recompute_key(&self) -> (u64, u64, Score) {
+    pub fn recompute_key(&self) -> (u64, u64, Tapered) {
         let mut key = 0;
         let mut pawn_key = 0;
-        let mut psq = Score::default();
+        let mut psq = Tapered::default();
         for sq in Square::all() {
             let p = self.board[sq.index()];
             if p.is_some() {
@@ -606,9 +598,7 @@ impl Position {
                     return Err(format!("list {c:?} slot {slot} points at {sq} holding {p}"));
                 }
                 if p.is_pawn() != (slot >= self.officers[c.index()] as usize) {
-                    return Err(format!(
-                        "list {c:?} slot {slot}: {p} on the wrong side of the pawn boundary"
-                    ));
+                    return Err(format!("list {c:?} slot {slot}: {p} on the wrong side of the pawn boundary"));
                 }
                 if self.list_index[sq.index()] as usize != slot {
                     return Err(format!("list_index of {sq} is not {slot}"));
@@ -616,24 +606,15 @@ impl Position {
             }
             seen += pieces.len();
         }
-        let on_board = Square::all()
-            .filter(|&s| self.board[s.index()].is_some())
-            .count();
+        let on_board = Square::all().filter(|&s| self.board[s.index()].is_some()).count();
         if on_board != seen {
-            return Err(format!(
-                "{on_board} pieces on the board, {seen} in the lists"
-            ));
+            return Err(format!("{on_board} pieces on the board, {seen} in the lists"));
         }
         for i in 0..12 {
             let p = Piece::from_index(i);
-            let n = Square::all()
-                .filter(|&s| self.board[s.index()] == p)
-                .count();
+            let n = Square::all().filter(|&s| self.board[s.index()] == p).count();
             if n != self.piece_count[i] as usize {
-                return Err(format!(
-                    "count of {p} is {} but {n} are on the board",
-                    self.piece_count[i]
-                ));
+                return Err(format!("count of {p} is {} but {n} are on the board", self.piece_count[i]));
             }
         }
         let (key, pawn_key, psq) = self.recompute_key();
@@ -650,10 +631,7 @@ impl Position {
     fn debug_check(&self) {
         #[cfg(debug_assertions)]
         if let Err(e) = self.check_consistency() {
-            panic!(
-                "inconsistent position after make/unmake: {e}\n{}",
-                self.to_fen()
-            );
+            panic!("inconsistent position after make/unmake: {e}\n{}", self.to_fen());
         }
     }
 

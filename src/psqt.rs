@@ -5,76 +5,67 @@
 
 use crate::piece::Piece;
 use crate::square::Square;
+use crate::value::PIECE_VALUES;
 use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 
 /// A middle-game / end-game pair of centipawn values.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Score {
+pub struct Tapered {
     pub mg: i32,
     pub eg: i32,
 }
 
-pub const fn s(mg: i32, eg: i32) -> Score {
-    Score { mg, eg }
+pub const fn s(mg: i32, eg: i32) -> Tapered {
+    Tapered { mg, eg }
 }
 
-impl Add for Score {
-    type Output = Score;
+impl Add for Tapered {
+    type Output = Tapered;
     #[inline(always)]
-    fn add(self, o: Score) -> Score {
+    fn add(self, o: Tapered) -> Tapered {
         s(self.mg + o.mg, self.eg + o.eg)
     }
 }
-impl Sub for Score {
-    type Output = Score;
+impl Sub for Tapered {
+    type Output = Tapered;
     #[inline(always)]
-    fn sub(self, o: Score) -> Score {
+    fn sub(self, o: Tapered) -> Tapered {
         s(self.mg - o.mg, self.eg - o.eg)
     }
 }
-impl Neg for Score {
-    type Output = Score;
+impl Neg for Tapered {
+    type Output = Tapered;
     #[inline(always)]
-    fn neg(self) -> Score {
+    fn neg(self) -> Tapered {
         s(-self.mg, -self.eg)
     }
 }
-impl AddAssign for Score {
+impl AddAssign for Tapered {
     #[inline(always)]
-    fn add_assign(&mut self, o: Score) {
+    fn add_assign(&mut self, o: Tapered) {
         self.mg += o.mg;
         self.eg += o.eg;
     }
 }
-impl SubAssign for Score {
+impl SubAssign for Tapered {
     #[inline(always)]
-    fn sub_assign(&mut self, o: Score) {
+    fn sub_assign(&mut self, o: Tapered) {
         self.mg -= o.mg;
         self.eg -= o.eg;
     }
 }
-impl std::ops::Mul<i32> for Score {
-    type Output = Score;
+impl std::ops::Mul<i32> for Tapered {
+    type Output = Tapered;
     #[inline(always)]
-    fn mul(self, k: i32) -> Score {
+    fn mul(self, k: i32) -> Tapered {
         s(self.mg * k, self.eg * k)
     }
 }
 
-/// Material per kind (pawn, knight, bishop, rook, queen, king).
-pub const MATERIAL: [Score; 6] = [
-    s(74, 79),
-    s(364, 272),
-    s(363, 326),
-    s(439, 546),
-    s(1037, 989),
-    s(0, 0),
-];
-
 /// Piece-square bonuses per kind, White's view, a8 first.
 #[rustfmt::skip]
-const PST: [[Score; 64]; 6] = {
-    const Z: Score = s(0, 0);
+const PST: [[Tapered; 64]; 6] = {
+    const Z: Tapered = s(0, 0);
     let mut t = [[Z; 64]; 6];
     // Pawns: advance and hold the centre; the end game rewards advancing more.
     let pawn_mg: [i32; 8] = [0, 60, 25, 8, 3, 0, -2, 0];   // by row from rank 8
@@ -99,9 +90,9 @@ const PST: [[Score; 64]; 6] = {
 };
 
 /// `PSQT[piece.index()][square]`: material plus placement, positive for White.
-pub static PSQT: [[Score; 128]; 12] = build();
+pub static PSQT: [[Tapered; 128]; 12] = build();
 
-const fn build() -> [[Score; 128]; 12] {
+const fn build() -> [[Tapered; 128]; 12] {
     let mut t = [[s(0, 0); 128]; 12];
     let mut kind = 0;
     while kind < 6 {
@@ -109,7 +100,7 @@ const fn build() -> [[Score; 128]; 12] {
         while i < 64 {
             let sq = Square::from_index64(i);
             let white = PST[kind][i];
-            let m = MATERIAL[kind];
+            let m = PIECE_VALUES[kind];
             t[kind][sq.index()] = s(m.mg + white.mg, m.eg + white.eg);
             // Black's piece on the mirrored square gets the negated value.
             let mirrored = sq.flip();
@@ -122,7 +113,7 @@ const fn build() -> [[Score; 128]; 12] {
 }
 
 #[inline(always)]
-pub fn value(piece: Piece, sq: Square) -> Score {
+pub fn value(piece: Piece, sq: Square) -> Tapered {
     PSQT[piece.index()][sq.index()]
 }
 

@@ -11,18 +11,7 @@ use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::Position;
 use crate::square::Square;
 use crate::tables::{delta_index, ATTACK, STEP};
-
-/// Exchange values (the king is "infinite": it may only capture last).
-pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
-
-#[inline(always)]
-pub fn see_value(p: Piece) -> i32 {
-    if p.is_none() {
-        0
-    } else {
-        SEE_VALUE[p.kind().index()]
-    }
-}
+use crate::value::{nominal, nominal_of};
 
 /// Squares (0x88 bits) already taken off the board during the exchange.
 type Removed = u128;
@@ -33,11 +22,7 @@ fn clear_with(pos: &Position, a: Square, b: Square, removed: Removed) -> bool {
     let step = STEP[delta_index(a, b)] as u8;
     let mut sq = a.raw().wrapping_add(step);
     while sq != b.raw() {
-        if pos
-            .piece_at(Square::from_index_unchecked(sq & 0x77))
-            .is_some()
-            && removed >> sq & 1 == 0
-        {
+        if pos.piece_at(Square::from_index_unchecked(sq & 0x77)).is_some() && removed >> sq & 1 == 0 {
             return false;
         }
         sq = sq.wrapping_add(step);
@@ -47,12 +32,7 @@ fn clear_with(pos: &Position, a: Square, b: Square, removed: Removed) -> bool {
 
 /// The least valuable piece of `by` attacking `to`, skipping `removed` pieces.
 #[inline]
-fn least_attacker(
-    pos: &Position,
-    to: Square,
-    by: Color,
-    removed: Removed,
-) -> Option<(Square, Piece)> {
+fn least_attacker(pos: &Position, to: Square, by: Color, removed: Removed) -> Option<(Square, Piece)> {
     let mut best: Option<(Square, Piece)> = None;
     let mut best_value = i32::MAX;
     for &from in pos.pieces(by) {
@@ -64,12 +44,11 @@ fn least_attacker(
         if hit == 0 {
             continue;
         }
-        let v = see_value(p);
+        let v = nominal_of(p);
         if v >= best_value {
             continue;
         }
-        if hit & (flag::PAWN | flag::KNIGHT | flag::KING) != 0 || clear_with(pos, from, to, removed)
-        {
+        if hit & (flag::PAWN | flag::KNIGHT | flag::KING) != 0 || clear_with(pos, from, to, removed) {
             best = Some((from, p));
             best_value = v;
         }
@@ -92,17 +71,17 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gain[0] = if m.is_en_passant() {
         let captured = Square::from_index_unchecked((to.raw() as i8 - us.forward()) as u8);
         removed |= 1 << captured.raw();
-        SEE_VALUE[0]
+        nominal(Kind::Pawn)
     } else {
-        see_value(pos.piece_at(to))
+        nominal_of(pos.piece_at(to))
     };
     // The value now standing on `to`, which the next capture wins.
     let mut on_square = match m.promotion_kind() {
         Some(k) => {
-            gain[0] += SEE_VALUE[k.index()] - SEE_VALUE[0];
-            SEE_VALUE[k.index()]
+            gain[0] += nominal(k) - nominal(Kind::Pawn);
+            nominal(k)
         }
-        None => see_value(mover),
+        None => nominal_of(mover),
     };
     let mut side = us.flip();
     let mut d = 0;
@@ -111,9 +90,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
             break;
         };
         // A king may only capture when nothing can take it back.
-        if p.kind() == Kind::King
-            && least_attacker(pos, to, side.flip(), removed | 1 << sq.raw()).is_some()
-        {
+        if p.kind() == Kind::King && least_attacker(pos, to, side.flip(), removed | 1 << sq.raw()).is_some() {
             break;
         }
         d += 1;
@@ -121,7 +98,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
         if (-gain[d - 1]).max(gain[d]) < 0 {
             break; // neither side gains by going on
         }
-        on_square = see_value(p);
+        on_square = nominal_of(p);
         removed |= 1 << sq.raw();
         side = side.flip();
     }
@@ -153,17 +130,11 @@ mod tests {
         // Pawn takes an undefended knight.
         assert_eq!(see_of("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5"), 320);
         // Queen takes a pawn defended by a pawn: loses the queen for a pawn.
-        assert_eq!(
-            see_of("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", "d2d5"),
-            100 - 950
-        );
+        assert_eq!(see_of("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", "d2d5"), 100 - 950);
         // Rook takes a pawn defended by a rook, backed by a second rook behind (x-ray).
         assert_eq!(see_of("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
         // Without the back rook the exchange loses the rook.
-        assert_eq!(
-            see_of("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5"),
-            100 - 500
-        );
+        assert_eq!(see_of("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5"), 100 - 500);
         // A king cannot recapture a defended piece.
         assert_eq!(see_of("8/8/8/4k3/3p4/8/3RN3/4K3 w - - 0 1", "d2d4"), 100);
     }

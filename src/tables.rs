@@ -43,14 +43,7 @@ pub static KING_ZONE: [[u8; DELTA_COUNT]; 6] = build_king_zone();
 
 /// Attack flags of a kind (white's pawn for pawns).
 const fn kind_flags(kind: usize) -> u8 {
-    [
-        flag::WHITE_PAWN,
-        flag::KNIGHT,
-        flag::BISHOP,
-        flag::ROOK,
-        flag::QUEEN,
-        flag::KING,
-    ][kind]
+    [flag::WHITE_PAWN, flag::KNIGHT, flag::BISHOP, flag::ROOK, flag::QUEEN, flag::KING][kind]
 }
 
 const fn build_king_zone() -> [[u8; DELTA_COUNT]; 6] {
@@ -176,23 +169,12 @@ mod tests {
     fn king_zone_matches_brute_force() {
         for king in Square::all() {
             for from in Square::all() {
-                for kind in [
-                    Kind::Knight,
-                    Kind::Bishop,
-                    Kind::Rook,
-                    Kind::Queen,
-                    Kind::King,
-                ] {
+                for kind in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King] {
                     let zone = KING_ZONE[kind as usize][delta_index(from, king)];
                     for (i, &step) in KING_STEPS.iter().enumerate() {
                         let Some(n) = king.offset(step) else { continue };
-                        let expected =
-                            from != n && geometry(from, n).0 & kind_flags(kind as usize) != 0;
-                        assert_eq!(
-                            zone >> i & 1 == 1,
-                            expected,
-                            "{kind:?} {from} king {king} step {step}"
-                        );
+                        let expected = from != n && geometry(from, n).0 & kind_flags(kind as usize) != 0;
+                        assert_eq!(zone >> i & 1 == 1, expected, "{kind:?} {from} king {king} step {step}");
                     }
                 }
             }

@@ -8,7 +8,9 @@
 use crate::mv::Move;
 use crate::piece::Kind;
 use crate::position::Position;
-use crate::search::{Report, Score, SearchLimits, Searcher, SharedControl, TimeBudget};
+use crate::search::{Report, SearchLimits, Searcher, SharedControl};
+use crate::time::TimeBudget;
+use crate::value::Score;
 use std::io::Write;
 use std::time::Duration;
 
@@ -35,21 +37,13 @@ pub fn parse_line(line: &str) -> Option<Result<Record, String>> {
     if fields.len() < 4 {
         return Some(Err(format!("short EPD line: {line}")));
     }
-    let mut rec = Record {
-        fen: format!(
-            "{} {} {} {} 0 1",
-            fields[0], fields[1], fields[2], fields[3]
-        ),
-        ..Default::default()
-    };
+    let mut rec =
+        Record { fen: format!("{} {} {} {} 0 1", fields[0], fields[1], fields[2], fields[3]), ..Default::default() };
     let ops = fields.get(4).copied().unwrap_or("");
     for op in ops.split(';') {
         let op = op.trim();
         let mut parts = op.splitn(2, ' ');
-        let (name, arg) = (
-            parts.next().unwrap_or(""),
-            parts.next().unwrap_or("").trim(),
-        );
+        let (name, arg) = (parts.next().unwrap_or(""), parts.next().unwrap_or("").trim());
         match name {
             "bm" => rec.best = arg.split_whitespace().map(normalize).collect(),
             "am" => rec.avoid = arg.split_whitespace().map(normalize).collect(),
@@ -63,20 +57,13 @@ pub fn parse_line(line: &str) -> Option<Result<Record, String>> {
 
 /// SAN without check marks and annotations, castling with capital O.
 fn normalize(s: &str) -> String {
-    s.replace("0-0", "O-O")
-        .chars()
-        .filter(|c| !matches!(c, '+' | '#' | '!' | '?'))
-        .collect()
+    s.replace("0-0", "O-O").chars().filter(|c| !matches!(c, '+' | '#' | '!' | '?')).collect()
 }
 
 /// Standard algebraic notation of a legal move `m` in `pos` (without check marks).
 pub fn san(pos: &Position, m: Move) -> String {
     if m.is_castle() {
-        return if m.to().file() > m.from().file() {
-            "O-O".into()
-        } else {
-            "O-O-O".into()
-        };
+        return if m.to().file() > m.from().file() { "O-O".into() } else { "O-O-O".into() };
     }
     let piece = pos.piece_at(m.from());
     let kind = piece.kind();
@@ -99,12 +86,7 @@ pub fn san(pos: &Position, m: Move) -> String {
         .legal_moves()
         .iter()
         .copied()
-        .filter(|o| {
-            o.to() == m.to()
-                && o.from() != m.from()
-                && pos.piece_at(o.from()) == piece
-                && !o.is_castle()
-        })
+        .filter(|o| o.to() == m.to() && o.from() != m.from() && pos.piece_at(o.from()) == piece && !o.is_castle())
         .collect();
     if !others.is_empty() {
         let same_file = others.iter().any(|o| o.from().file() == m.from().file());
@@ -142,23 +124,14 @@ pub fn solve(searcher: &mut Searcher, rec: &Record, ms: u64) -> Result<Solved, S
     let budget = Duration::from_millis(ms);
     let limits = SearchLimits {
         multipv: 1,
-        time: TimeBudget {
-            soft: Some(budget),
-            hard: Some(budget),
-        },
+        time: TimeBudget { soft: Some(budget), hard: Some(budget) },
         mate: rec.mate.map(|n| n.max(1) as u32),
         ..Default::default()
     };
     // With a mate target, keep searching (up to the time) until the mate is found.
     let mut score = None;
     let outcome = searcher.search(&pos, &[], &limits, &control, &mut |r| {
-        if let Report::Iteration {
-            score: s,
-            multipv: 1,
-            bound: crate::search::Bound::Exact,
-            ..
-        } = r
-        {
+        if let Report::Iteration { score: s, multipv: 1, bound: crate::value::Bound::Exact, .. } = r {
             score = Some(s);
         }
     });
@@ -173,12 +146,7 @@ pub fn solve(searcher: &mut Searcher, rec: &Record, ms: u64) -> Result<Solved, S
     if let Some(n) = rec.mate {
         ok &= matches!(score, Some(Score::Mate(k)) if k > 0 && k <= n);
     }
-    Ok(Solved {
-        id: rec.id.clone(),
-        played,
-        score,
-        ok,
-    })
+    Ok(Solved { id: rec.id.clone(), played, score, ok })
 }
 
 /// Runs a whole EPD file, printing one line per record and a summary; returns
@@ -198,11 +166,7 @@ pub fn run_file(path: &str, ms: u64, out: &mut dyn Write) -> Result<(usize, usiz
         if r.ok {
             solved += 1;
         }
-        let expected = if rec.best.is_empty() {
-            String::new()
-        } else {
-            format!("bm {}", rec.best.join(" "))
-        };
+        let expected = if rec.best.is_empty() { String::new() } else { format!("bm {}", rec.best.join(" ")) };
         let mate = rec.mate.map_or(String::new(), |m| format!(" dm {m}"));
         writeln!(
             out,
@@ -220,11 +184,9 @@ pub fn run_file(path: &str, ms: u64, out: &mut dyn Write) -> Result<(usize, usiz
     Ok((solved, total))
 }
 
-/// `ox88 tactics [file] [--ms N]` on standard output.
-pub fn run(file: Option<&str>, ms: Option<u64>) -> Result<i32, String> {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    run_file(file.unwrap_or(DEFAULT_FILE), ms.unwrap_or(1000), &mut lock)?;
+/// `ox88 tactics [file] [--ms N]` on `out`.
+pub fn run(file: Option<&str>, ms: Option<u64>, out: &mut dyn Write) -> Result<i32, String> {
+    run_file(file.unwrap_or(DEFAULT_FILE), ms.unwrap_or(1000), out)?;
     Ok(0)
 }
 
@@ -234,10 +196,7 @@ mod tests {
 
     #[test]
     fn san_and_epd() {
-        let pos = Position::from_fen(
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        )
-        .unwrap();
+        let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
         let m = |u: &str| pos.parse_uci_move(u).unwrap();
         assert_eq!(san(&pos, m("e2a6")), "Bxa6");
         assert_eq!(san(&pos, m("e1g1")), "O-O");
@@ -245,11 +204,9 @@ mod tests {
         assert_eq!(san(&pos, m("c3b1")), "Nb1");
         let two = Position::from_fen("4k3/8/8/8/8/8/8/N1N1K3 w - - 0 1").unwrap();
         assert_eq!(san(&two, two.parse_uci_move("a1b3").unwrap()), "Nab3");
-        let rec = parse_line(
-            r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#,
-        )
-        .unwrap()
-        .unwrap();
+        let rec = parse_line(r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#)
+            .unwrap()
+            .unwrap();
         assert_eq!(rec.best, vec!["Qg6"]);
         assert_eq!(rec.id, "WAC.001");
         assert!(parse_line("# comment").is_none());
@@ -257,9 +214,7 @@ mod tests {
 
     #[test]
     fn solves_a_short_mate() {
-        let rec = parse_line(r#"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; dm 1; id "m1";"#)
-            .unwrap()
-            .unwrap();
+        let rec = parse_line(r#"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; dm 1; id "m1";"#).unwrap().unwrap();
         let mut s = Searcher::new(1);
         assert!(solve(&mut s, &rec, 200).unwrap().ok);
     }

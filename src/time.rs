@@ -5,9 +5,19 @@
 //! loaded machine or a slow pipe costs the overhead, not the game. Clocks at or below the
 //! overhead (or negative, as some GUIs send) give a 1 ms budget: a legal move at once.
 
+use crate::mv::Move;
 use crate::piece::Color;
-use crate::search::TimeBudget;
+use crate::value::INFINITY;
 use std::time::Duration;
+
+/// Time allowed for one search, measured from the start (or from `ponderhit`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Do not start another iteration after this.
+    pub soft: Option<Duration>,
+    /// Abort the search at once after this.
+    pub hard: Option<Duration>,
+}
 
 /// The clock part of a `go` command, in milliseconds as sent (negative values allowed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,34 +70,77 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
     let from_clock = time.map(|t| {
         let left = t.saturating_sub(overhead).max(0);
         let inc = inc.unwrap_or(0).max(0);
-        let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
+        // `movestogo 0` (or less) is no count at all: sudden death, as if it were absent.
+        let mtg = clock.movestogo.filter(|&m| m > 0).unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
         // The last move before the time control may use most of the clock; otherwise a low
         // clock is rebuilt from the increment rather than spent.
-        let (soft_cap, hard_cap) = if mtg == 1 {
-            (left / 10 * 6, left / 10 * 9)
-        } else {
-            (left / 5, left / 2)
-        };
-        let soft = (left / mtg)
-            .saturating_add(inc.saturating_mul(3) / 4)
-            .min(soft_cap);
+        let (soft_cap, hard_cap) = if mtg == 1 { (left / 10 * 6, left / 10 * 9) } else { (left / 5, left / 2) };
+        let soft = (left / mtg).saturating_add(inc.saturating_mul(3) / 4).min(soft_cap);
         let hard = soft.saturating_mul(3).min(hard_cap).max(soft);
         (soft, hard)
     });
     match (movetime, from_clock) {
         (None, None) => TimeBudget::default(),
-        (Some(m), None) => TimeBudget {
-            soft: Some(ms(m)),
-            hard: Some(ms(m)),
-        },
-        (None, Some((s, h))) => TimeBudget {
-            soft: Some(ms(s)),
-            hard: Some(ms(h)),
-        },
-        (Some(m), Some((s, h))) => TimeBudget {
-            soft: Some(ms(s.min(m))),
-            hard: Some(ms(h.min(m))),
-        },
+        (Some(m), None) => TimeBudget { soft: Some(ms(m)), hard: Some(ms(m)) },
+        (None, Some((s, h))) => TimeBudget { soft: Some(ms(s)), hard: Some(ms(h)) },
+        (Some(m), Some((s, h))) => TimeBudget { soft: Some(ms(s.min(m))), hard: Some(ms(h.min(m))) },
+    }
+}
+
+/// Between iterations: whether to start another one. The soft limit stretches while the
+/// best move keeps changing and when the score drops, and shrinks to nothing for the only
+/// legal move; it never passes the hard limit.
+#[derive(Clone, Debug)]
+pub struct SoftStop {
+    budget: TimeBudget,
+    /// Recent changes of the best move, older ones counting half as much at each iteration.
+    instability: f64,
+    last_best: Move,
+    last_score: i32,
+}
+
+impl SoftStop {
+    /// For a search whose first root move (before any iteration) is `first`.
+    pub fn new(budget: TimeBudget, first: Move) -> SoftStop {
+        SoftStop { budget, instability: 0.0, last_best: first, last_score: -INFINITY }
+    }
+
+    /// After the iteration at `depth` found `best` with `score` (`root_moves` moves at the
+    /// root), `elapsed` into the search: true when the search should stop now.
+    pub fn after_iteration(
+        &mut self,
+        best: Move,
+        score: i32,
+        root_moves: usize,
+        depth: i32,
+        elapsed: Duration,
+    ) -> bool {
+        if let Some(soft) = self.budget.soft {
+            let changed = best != self.last_best;
+            self.instability = self.instability * 0.5 + if changed { 1.0 } else { 0.0 };
+            let drop = if self.last_score > -INFINITY { self.last_score - score } else { 0 };
+            let mut factor = 0.7 + 0.8 * self.instability;
+            if drop > 20 {
+                factor += 0.25;
+            }
+            if drop > 60 {
+                factor += 0.35;
+            }
+            if root_moves == 1 && depth >= 4 {
+                factor = 0.0;
+            }
+            let factor = factor.clamp(0.0, 2.5);
+            let mut budget = soft.mul_f64(factor);
+            if let Some(hard) = self.budget.hard {
+                budget = budget.min(hard);
+            }
+            if elapsed >= budget {
+                return true;
+            }
+        }
+        self.last_best = best;
+        self.last_score = score;
+        false
     }
 }
 
@@ -96,38 +149,23 @@ mod tests {
     use super::*;
 
     fn get(b: TimeBudget) -> (u128, u128) {
-        (
-            b.soft.map_or(0, |d| d.as_millis()),
-            b.hard.map_or(0, |d| d.as_millis()),
-        )
+        (b.soft.map_or(0, |d| d.as_millis()), b.hard.map_or(0, |d| d.as_millis()))
     }
 
     #[test]
     fn movetime_is_honoured_within_a_few_ms() {
-        let c = Clock {
-            movetime: Some(1000),
-            ..Clock::default()
-        };
+        let c = Clock { movetime: Some(1000), ..Clock::default() };
         let (s, h) = get(budget(&c, Color::White, 30));
         assert_eq!(s, h);
         assert!((980..1000).contains(&h), "{h}");
-        let c = Clock {
-            movetime: Some(50),
-            ..Clock::default()
-        };
+        let c = Clock { movetime: Some(50), ..Clock::default() };
         assert!((40..50).contains(&get(budget(&c, Color::Black, 30)).1));
     }
 
     #[test]
     fn tiny_and_negative_clocks_give_a_move_at_once() {
         for t in [-500, 0, 1, 10, 30] {
-            let c = Clock {
-                wtime: Some(t),
-                btime: Some(6354),
-                winc: Some(1000),
-                binc: Some(1000),
-                ..Clock::default()
-            };
+            let c = Clock { wtime: Some(t), btime: Some(6354), winc: Some(1000), binc: Some(1000), ..Clock::default() };
             let (s, h) = get(budget(&c, Color::White, 30));
             assert!(s <= 1 && h <= 1, "wtime {t}: {s} {h}");
         }
@@ -138,19 +176,10 @@ mod tests {
         for t in [100i64, 500, 1000, 2000, 10_000, 60_000, 600_000] {
             for inc in [0i64, 10, 100, 1000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let c = Clock {
-                        btime: Some(t),
-                        binc: Some(inc),
-                        movestogo: mtg,
-                        ..Clock::default()
-                    };
+                    let c = Clock { btime: Some(t), binc: Some(inc), movestogo: mtg, ..Clock::default() };
                     let (s, h) = get(budget(&c, Color::Black, 30));
                     assert!(s <= h, "{t} {inc} {mtg:?}");
-                    let cap = if mtg == Some(1) {
-                        (t - 30) * 9 / 10
-                    } else {
-                        (t - 30) / 2
-                    };
+                    let cap = if mtg == Some(1) { (t - 30) * 9 / 10 } else { (t - 30) / 2 };
                     assert!((h as i64) <= cap.max(1), "{t} {inc} {mtg:?}: hard {h}");
                 }
             }
@@ -159,11 +188,33 @@ mod tests {
 
     #[test]
     fn uses_the_clock_of_the_side_to_move() {
-        let c = Clock {
-            wtime: Some(100),
-            ..Clock::default()
-        };
+        let c = Clock { wtime: Some(100), ..Clock::default() };
         assert_eq!(budget(&c, Color::Black, 30), TimeBudget::default());
         assert!(budget(&c, Color::White, 30).hard.is_some());
+    }
+
+    #[test]
+    fn soft_stop_stretches_with_instability_and_stops_for_the_only_move() {
+        let budget = TimeBudget { soft: Some(Duration::from_millis(1000)), hard: Some(Duration::from_millis(3000)) };
+        let (a, b) = (Move::NONE, Move::from_bits(1));
+        let at = Duration::from_millis;
+        // Stable best move: stops once 0.7 of the soft limit is spent.
+        let mut stable = SoftStop::new(budget, a);
+        assert!(!stable.after_iteration(a, 30, 20, 5, at(600)));
+        assert!(stable.after_iteration(a, 30, 20, 6, at(750)));
+        // A best move that changed at this iteration stretches the limit to 1.5 of it.
+        let mut unstable = SoftStop::new(budget, a);
+        assert!(!unstable.after_iteration(b, 30, 20, 5, at(1400)));
+        // A score that drops by more than 60 stretches it too.
+        let mut dropping = SoftStop::new(budget, a);
+        assert!(!dropping.after_iteration(a, 30, 20, 5, at(100)));
+        assert!(!dropping.after_iteration(a, -40, 20, 6, at(1200)));
+        // The only legal move: no thinking beyond depth 4.
+        let mut only = SoftStop::new(budget, a);
+        assert!(!only.after_iteration(a, 0, 1, 3, at(1)));
+        assert!(only.after_iteration(a, 0, 1, 4, at(1)));
+        // No clock: never stops on time.
+        let mut untimed = SoftStop::new(TimeBudget::default(), a);
+        assert!(!untimed.after_iteration(b, -500, 1, 9, at(100_000)));
     }
 }

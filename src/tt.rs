@@ -10,14 +10,11 @@
 //! reports the right distance to mate.
 
 use crate::mv::Move;
-use crate::search::MATE_BOUND;
+use crate::value::{Bound, MATE_BOUND};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-/// Bound of a stored score.
-pub const BOUND_NONE: u8 = 0;
-pub const BOUND_UPPER: u8 = 1;
-pub const BOUND_LOWER: u8 = 2;
-pub const BOUND_EXACT: u8 = 3;
+/// The bound bits of an empty entry ([`Bound::to_bits`] never gives them).
+const BOUND_NONE: u8 = 0;
 
 /// One 16-byte slot as two atomic words, so that threads sharing the table never race in
 /// the language's sense. The key word holds `key ^ data`: an entry torn by two threads
@@ -93,7 +90,7 @@ pub struct TtHit {
     /// Already converted to be relative to the root (see [`score_from_tt`]).
     pub score: i32,
     pub depth: i32,
-    pub bound: u8,
+    pub bound: Bound,
 }
 
 /// Shared by all search threads: probes and stores take `&self`; only resizing needs the
@@ -144,18 +141,9 @@ impl std::error::Error for TableAllocError {}
 impl TranspositionTable {
     /// A table of `mb` megabytes, or of one bucket when that much memory cannot be had.
     pub fn new(mb: usize) -> TranspositionTable {
-        let mut tt = TranspositionTable::unallocated();
+        let mut tt = TranspositionTable { buckets: Vec::new(), generation: AtomicU8::new(0) };
         let _ = tt.resize(mb);
         tt
-    }
-
-    /// A table without memory, a placeholder for a helper searcher between searches; it
-    /// must not be probed.
-    pub fn unallocated() -> TranspositionTable {
-        TranspositionTable {
-            buckets: Vec::new(),
-            generation: AtomicU8::new(0),
-        }
     }
 
     /// Reallocates for `mb` megabytes (at least one bucket) and clears. When the memory
@@ -185,10 +173,31 @@ impl TranspositionTable {
 
     /// Empties the table. Not to be called while a search runs (it would race with stores,
     /// harmlessly but pointlessly).
+    ///
+    /// A large table is cleared by one thread per processor, each taking a slice, so that
+    /// `ucinewgame` with gigabytes of hash is done before the GUI's `isready` is answered.
     pub fn clear(&self) {
-        for e in self.buckets.iter().flat_map(|b| b.entries.iter()) {
-            e.reset();
-        }
+        const SLICE_MIN: usize = 1 << 16;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let slice = self.buckets.len().div_ceil(threads).max(SLICE_MIN);
+        let clear = |part: &[Bucket]| {
+            for e in part.iter().flat_map(|b| b.entries.iter()) {
+                e.reset();
+            }
+        };
+        std::thread::scope(|scope| {
+            let mut parts = self.buckets.chunks(slice);
+            let first = parts.next();
+            for part in parts {
+                // Without a thread, this slice is cleared below with the first.
+                if std::thread::Builder::new().spawn_scoped(scope, move || clear(part)).is_err() {
+                    clear(part);
+                }
+            }
+            if let Some(part) = first {
+                clear(part);
+            }
+        });
         self.generation.store(0, Ordering::Relaxed);
     }
 
@@ -208,12 +217,15 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let bucket = &self.buckets[self.index(key)];
         for e in bucket.entries.iter().map(Entry::load) {
-            if e.key == key && e.gen_bound & 3 != BOUND_NONE {
+            if e.key != key {
+                continue;
+            }
+            if let Some(bound) = Bound::from_bits(e.gen_bound) {
                 return Some(TtHit {
                     mv: Move::from_bits(e.mv),
                     score: score_from_tt(e.score as i32, ply),
                     depth: e.depth as i32,
-                    bound: e.gen_bound & 3,
+                    bound,
                 });
             }
         }
@@ -223,7 +235,7 @@ impl TranspositionTable {
     /// Stores a result. Replacement: the same key always; otherwise the entry with the
     /// lowest draft, where every generation of age costs it eight plies.
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: u8, ply: usize) {
+    pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, ply: usize) {
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = &self.buckets[self.index(key)];
         let mut victim = 0;
@@ -243,17 +255,9 @@ impl TranspositionTable {
         let entry = &bucket.entries[victim];
         let e = entry.load();
         // Keep a known best move when the new result has none (a fail-low node).
-        let mv_bits = if mv.is_none() && e.key == key {
-            e.mv
-        } else {
-            mv.bits()
-        };
+        let mv_bits = if mv.is_none() && e.key == key { e.mv } else { mv.bits() };
         // A same-key entry of a deeper draft survives a shallow non-exact result.
-        if e.key == key
-            && bound != BOUND_EXACT
-            && (e.depth as i32) > depth + 2
-            && (e.gen_bound >> 2) == generation
-        {
+        if e.key == key && bound != Bound::Exact && (e.depth as i32) > depth + 2 && (e.gen_bound >> 2) == generation {
             entry.save(Slot { mv: mv_bits, ..e });
             return;
         }
@@ -262,7 +266,7 @@ impl TranspositionTable {
             mv: mv_bits,
             score: score_to_tt(score, ply).clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16,
             depth: depth.clamp(-1, 127) as i8,
-            gen_bound: (generation << 2) | bound,
+            gen_bound: (generation << 2) | bound.to_bits(),
         });
     }
 
@@ -289,16 +293,13 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::value::MATE;
 
     #[test]
     fn impossible_sizes_keep_the_old_table() {
         let mut tt = TranspositionTable::new(1);
         let before = tt.buckets.len();
-        assert_eq!(
-            tt.resize(usize::MAX),
-            Err(TableAllocError { mb: usize::MAX })
-        );
+        assert_eq!(tt.resize(usize::MAX), Err(TableAllocError { mb: usize::MAX }));
         assert_eq!(tt.buckets.len(), before);
         assert!(tt.resize(2).is_ok());
         assert_eq!(tt.buckets.len(), 2 * before);
@@ -309,16 +310,16 @@ mod tests {
         let tt = TranspositionTable::new(1);
         // At ply 5 the search found "mate in 3 plies from here": root-relative MATE - 8.
         let key = 0x1234_5678_9abc_def0;
-        tt.store(key, Move::NONE, MATE - 8, 4, BOUND_EXACT, 5);
+        tt.store(key, Move::NONE, MATE - 8, 4, Bound::Exact, 5);
         // Found again at ply 9 (a transposition deeper in the tree): mate is 3 plies after
         // that node, so root-relative MATE - 12.
         let hit = tt.probe(key, 9).expect("stored");
         assert_eq!(hit.score, MATE - 12);
         // And the losing side's scores likewise.
-        tt.store(key, Move::NONE, -(MATE - 8), 4, BOUND_EXACT, 5);
+        tt.store(key, Move::NONE, -(MATE - 8), 4, Bound::Exact, 5);
         assert_eq!(tt.probe(key, 2).expect("stored").score, -(MATE - 5));
         // Ordinary scores pass unchanged.
-        tt.store(key, Move::NONE, 37, 4, BOUND_EXACT, 5);
+        tt.store(key, Move::NONE, 37, 4, Bound::Exact, 5);
         assert_eq!(tt.probe(key, 11).expect("stored").score, 37);
     }
 
@@ -334,18 +335,12 @@ mod tests {
     fn torn_entries_miss() {
         let tt = TranspositionTable::new(1);
         let key = 0x0f0f_1234_abcd_5678;
-        tt.store(key, Move::NONE, 55, 6, BOUND_EXACT, 0);
+        tt.store(key, Move::NONE, 55, 6, Bound::Exact, 0);
         assert_eq!(tt.probe(key, 0).expect("stored").score, 55);
         // Another thread's data word lands in the slot, the key word stays ours: a torn
         // entry, which must not be taken for this position.
         let entry = &tt.buckets[tt.index(key)].entries[0];
-        let other = Slot {
-            key: key ^ 1,
-            mv: 0,
-            score: -300,
-            depth: 9,
-            gen_bound: BOUND_EXACT,
-        };
+        let other = Slot { key: key ^ 1, mv: 0, score: -300, depth: 9, gen_bound: Bound::Exact.to_bits() };
         entry.data.store(other.data(), Ordering::Relaxed);
         assert!(tt.probe(key, 0).is_none());
         assert!(tt.probe(key ^ 1, 0).is_none());
@@ -360,7 +355,7 @@ mod tests {
                 std::thread::spawn(move || {
                     for i in 0..10_000u64 {
                         let key = (i * 2 + t).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                        tt.store(key, Move::NONE, (i % 1000) as i32, 3, BOUND_LOWER, 0);
+                        tt.store(key, Move::NONE, (i % 1000) as i32, 3, Bound::Lower, 0);
                     }
                 })
             })

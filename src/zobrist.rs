@@ -32,12 +32,7 @@ const fn next(state: u64) -> (u64, u64) {
 
 const fn build() -> Keys {
     let mut state: u64 = 0x0088_C0FF_EE88_1234;
-    let mut keys = Keys {
-        piece: [[0; 128]; 12],
-        castling: [0; 16],
-        en_passant_file: [0; 8],
-        side: 0,
-    };
+    let mut keys = Keys { piece: [[0; 128]; 12], castling: [0; 16], en_passant_file: [0; 8], side: 0 };
     let mut p = 0;
     while p < 12 {
         let mut sq = 0;
@@ -91,13 +86,7 @@ mod tests {
 
     #[test]
     fn keys_are_distinct_and_stable() {
-        let mut all: Vec<u64> = KEYS
-            .piece
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|&k| k != 0)
-            .collect();
+        let mut all: Vec<u64> = KEYS.piece.iter().flatten().copied().filter(|&k| k != 0).collect();
         all.extend_from_slice(&KEYS.en_passant_file);
         all.push(KEYS.side);
         let n = all.len();

@@ -8,9 +8,7 @@
 
 mod common;
 
-use common::{
-    bestmove_of, last_score, legal_moves_of, median, on_ci, timing_lock, Ox88, Score, LONG,
-};
+use common::{bestmove_of, last_score, legal_moves_of, median, on_ci, timing_lock, Ox88, Score, LONG};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -34,17 +32,9 @@ fn a_repairable_fen_is_repaired_reported_and_played() {
     let mut e = Ox88::start();
     for (fen, repaired, token) in [
         // A castling right without its rook (the issue's example).
-        (
-            "r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1",
-            "r3k2r/8/8/8/8/8/8/R3K1R1 w Qkq - 0 1",
-            "'K'",
-        ),
+        ("r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K1R1 w Qkq - 0 1", "'K'"),
         // An en passant square with no pawn in front of it.
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
-            STARTPOS,
-            "e6",
-        ),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", STARTPOS, "e6"),
         // An en passant square on the wrong rank for the side to move.
         (
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
@@ -56,24 +46,14 @@ fn a_repairable_fen_is_repaired_reported_and_played() {
         e.send(&format!("position fen {fen}"));
         let said = e.expect(LONG, "info string");
         if !said.contains(token) {
-            e.fail(&format!(
-                "the repair of {fen} is not reported by name ({token})"
-            ));
+            e.fail(&format!("the repair of {fen} is not reported by name ({token})"));
         }
         e.send("go depth 4");
         let best = e.bestmove(LONG);
-        assert_legal(
-            &e,
-            &best,
-            repaired,
-            false,
-            &format!("after the repairable {fen}"),
-        );
+        assert_legal(&e, &best, repaired, false, &format!("after the repairable {fen}"));
         let now = e.fen();
         if now != repaired {
-            e.fail(&format!(
-                "{fen} should read as {repaired}, the engine has {now}"
-            ));
+            e.fail(&format!("{fen} should read as {repaired}, the engine has {now}"));
         }
     }
     e.assert_healthy();
@@ -141,16 +121,11 @@ fn b_every_move_ox88_prints_is_accepted_back() {
                 e.send("isready");
                 let answer = e.until(LONG, "readyok", |l| l == "readyok");
                 if answer.iter().any(|l| l.starts_with("info string")) {
-                    e.fail(&format!(
-                        "'{mv}', printed by go perft, is refused (UCI_Chess960 {chess960})"
-                    ));
+                    e.fail(&format!("'{mv}', printed by go perft, is refused (UCI_Chess960 {chess960})"));
                 }
             }
             // The castle a search prints: restrict the root to each king move (castling too).
-            let king_moves: Vec<&String> = printed
-                .iter()
-                .filter(|m| m.starts_with(&fen_king_square(fen)))
-                .collect();
+            let king_moves: Vec<&String> = printed.iter().filter(|m| m.starts_with(&fen_king_square(fen))).collect();
             for mv in king_moves {
                 e.send(&format!("position fen {fen}"));
                 e.send(&format!("go depth 2 searchmoves {mv}"));
@@ -250,9 +225,7 @@ fn e_ponderhit_during_a_normal_search_is_ignored() {
     assert_legal(&e, &best, STARTPOS, false, "go movetime 500");
     let took = when.duration_since(sent);
     if took > Duration::from_millis(800) {
-        e.fail(&format!(
-            "go movetime 500 answered after {took:?}: ponderhit restarted its clock"
-        ));
+        e.fail(&format!("go movetime 500 answered after {took:?}: ponderhit restarted its clock"));
     }
     // A real ponder search still turns into a timed one at ponderhit.
     e.send("go ponder movetime 300");
@@ -264,9 +237,7 @@ fn e_ponderhit_during_a_normal_search_is_ignored() {
     assert_legal(&e, &best, STARTPOS, false, "go ponder movetime 300");
     let took = when.duration_since(hit);
     if took > Duration::from_millis(800) {
-        e.fail(&format!(
-            "bestmove {took:?} after ponderhit of a 300 ms search"
-        ));
+        e.fail(&format!("bestmove {took:?} after ponderhit of a 300 ms search"));
     }
 }
 
@@ -313,11 +284,8 @@ fn f_ucinewgame_clears_a_large_table_with_all_threads() {
     e.ready();
     let (total1, threads1) = cpu_ticks(pid);
     let work = total1.saturating_sub(total0);
-    let busiest = threads1
-        .iter()
-        .map(|(tid, t)| t.saturating_sub(threads0.get(tid).copied().unwrap_or(0)))
-        .max()
-        .unwrap_or(0);
+    let busiest =
+        threads1.iter().map(|(tid, t)| t.saturating_sub(threads0.get(tid).copied().unwrap_or(0))).max().unwrap_or(0);
     // Either (nearly) no work at all, or no thread did more than 60 % of it.
     if work > 3 && busiest * 10 > work * 6 {
         e.fail(&format!(
@@ -335,9 +303,7 @@ fn f_ucinewgame_is_finished_before_readyok() {
     let lines = e.search_lines(LONG);
     let full = hashfull(&lines);
     if full < 100 {
-        e.fail(&format!(
-            "the table did not fill (hashfull {full}): the check below would prove nothing"
-        ));
+        e.fail(&format!("the table did not fill (hashfull {full}): the check below would prove nothing"));
     }
     e.send("ucinewgame");
     e.ready();
@@ -345,9 +311,7 @@ fn f_ucinewgame_is_finished_before_readyok() {
     let lines = e.search_lines(LONG);
     let full = hashfull(&lines);
     if full > 5 {
-        e.fail(&format!(
-            "after ucinewgame and readyok the table is not empty (hashfull {full})"
-        ));
+        e.fail(&format!("after ucinewgame and readyok the table is not empty (hashfull {full})"));
     }
 }
 
@@ -393,15 +357,9 @@ fn g_counters_beyond_u16_saturate_or_are_refused_never_wrap() {
     ] {
         match taken_fen(&mut e, position) {
             Some(fen) => {
-                let counters: Vec<u64> = fen
-                    .split_whitespace()
-                    .skip(4)
-                    .filter_map(|f| f.parse().ok())
-                    .collect();
+                let counters: Vec<u64> = fen.split_whitespace().skip(4).filter_map(|f| f.parse().ok()).collect();
                 if counters != [65_535, 65_535] {
-                    e.fail(&format!(
-                        "'{position}': the counters did not saturate: {fen}"
-                    ));
+                    e.fail(&format!("'{position}': the counters did not saturate: {fen}"));
                 }
                 e.send("go depth 3");
                 let best = e.bestmove(LONG);
@@ -427,12 +385,7 @@ const MATE_IN_2: &str = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w 
 fn h_extreme_go_values_are_clamped_and_answered() {
     let mut e = Ox88::start();
     // `go mate N` for any N at least 2 stops once the mate in 2 is found, as `go mate 2` does.
-    for go in [
-        "go mate 2",
-        "go mate 2000000000",
-        "go mate 4294967295",
-        "go mate 99999999999999999999",
-    ] {
+    for go in ["go mate 2", "go mate 2000000000", "go mate 4294967295", "go mate 99999999999999999999"] {
         e.send(&format!("position fen {MATE_IN_2}"));
         e.send(go);
         let Ok(lines) = e.try_until(Duration::from_secs(5), |l| l.starts_with("bestmove")) else {
@@ -446,9 +399,7 @@ fn h_extreme_go_values_are_clamped_and_answered() {
         }
         match last_score(&lines) {
             Some((depth, Score::Mate(2))) if depth <= 10 => {}
-            other => e.fail(&format!(
-                "'{go}': last depth and score {other:?}; the search must stop at the mate"
-            )),
+            other => e.fail(&format!("'{go}': last depth and score {other:?}; the search must stop at the mate")),
         }
     }
     // Unbounded-looking limits: the engine searches, and answers `stop`.
@@ -502,15 +453,8 @@ fn i_a_rejected_go_still_answers_bestmove() {
     ] {
         e.send("position startpos");
         e.send(go);
-        let lines = e.until(
-            Duration::from_secs(5),
-            &format!("bestmove after '{go}'"),
-            |l| l.starts_with("bestmove"),
-        );
-        if !lines
-            .iter()
-            .any(|l| l.starts_with("info string") && l.contains(token))
-        {
+        let lines = e.until(Duration::from_secs(5), &format!("bestmove after '{go}'"), |l| l.starts_with("bestmove"));
+        if !lines.iter().any(|l| l.starts_with("info string") && l.contains(token)) {
             e.fail(&format!("'{go}': no info string naming '{token}'"));
         }
         let best = lines.last().cloned().unwrap_or_default();
@@ -605,9 +549,7 @@ fn l_clock_at_98_every_line_is_a_draw_at_every_depth() {
         let lines = e.search_lines(LONG);
         match last_score(&lines) {
             Some((_, Score::Cp(0))) => {}
-            other => e.fail(&format!(
-                "clock 98, depth {depth}: score {other:?}, expected a draw (cp 0)"
-            )),
+            other => e.fail(&format!("clock 98, depth {depth}: score {other:?}, expected a draw (cp 0)")),
         }
     }
 }
@@ -645,9 +587,7 @@ fn l_table_entries_are_not_trusted_across_the_clock() {
     match last_score(&lines) {
         Some((_, Score::Cp(cp))) if cp > 300 => {}
         Some((_, Score::Mate(m))) if m > 0 => {}
-        other => e.fail(&format!(
-            "clock 0 after a search at clock 98: {other:?}, expected a win"
-        )),
+        other => e.fail(&format!("clock 0 after a search at clock 98: {other:?}, expected a win")),
     }
 }
 
@@ -684,12 +624,7 @@ fn run_with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn edge_commands_exit_zero_without_a_panic_when_stdout_is_closed() {
-    for args in [
-        &["perft", "4"][..],
-        &["perft", "3", "--divide"],
-        &["perftree", "2", STARTPOS],
-        &["bench", "2"],
-    ] {
+    for args in [&["perft", "4"][..], &["perft", "3", "--divide"], &["perftree", "2", STARTPOS], &["bench", "2"]] {
         let (code, err) = run_with_closed_stdout(args);
         assert!(
             code == Some(0) && !err.contains("panicked"),
@@ -697,17 +632,11 @@ fn edge_commands_exit_zero_without_a_panic_when_stdout_is_closed() {
         );
     }
     // As the issue found it in a shell.
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!("'{}' perft 5 | head -1", common::binary()))
-        .output()
-        .expect("sh");
+    let out =
+        Command::new("sh").arg("-c").arg(format!("'{}' perft 5 | head -1", common::binary())).output().expect("sh");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "ox88 perft 5 | head -1:\n{err}");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
-        "Nodes searched: 4865609"
-    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Nodes searched: 4865609");
 }
 
 #[test]
@@ -725,10 +654,7 @@ fn edge_uci_with_stdout_closed_quits_with_code_zero() {
     let mut code = None;
     for line in ["uci", "isready", "go depth 20", "isready", "go infinite"] {
         use std::io::Write;
-        if writeln!(stdin, "{line}")
-            .and_then(|_| stdin.flush())
-            .is_err()
-        {
+        if writeln!(stdin, "{line}").and_then(|_| stdin.flush()).is_err() {
             break;
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -772,40 +698,19 @@ fn edge_a_perft_suite_that_checks_nothing_fails() {
     )
     .expect("write");
     let uncounted = temp_path("uncounted.epd");
-    std::fs::write(
-        &uncounted,
-        format!("{STARTPOS}\n4k3/8/8/8/8/8/8/4K2R w K - 0 1\n"),
-    )
-    .expect("write");
+    std::fs::write(&uncounted, format!("{STARTPOS}\n4k3/8/8/8/8/8/8/4K2R w K - 0 1\n")).expect("write");
     let run = |args: &[&str]| {
-        let out = Command::new(common::binary())
-            .args(args)
-            .output()
-            .expect("run ox88");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = Command::new(common::binary()).args(args).output().expect("run ox88");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         (out.status.code(), text)
     };
     let counted_s = counted.to_string_lossy().into_owned();
     let uncounted_s = uncounted.to_string_lossy().into_owned();
     let (ok, text) = run(&["perft-suite", &counted_s, "--max-nodes", "100000"]);
-    assert_eq!(
-        ok,
-        Some(0),
-        "a suite that checks something and passes:\n{text}"
-    );
-    for args in [
-        vec!["perft-suite", &counted_s, "--max-nodes", "1"],
-        vec!["perft-suite", &uncounted_s],
-    ] {
+    assert_eq!(ok, Some(0), "a suite that checks something and passes:\n{text}");
+    for args in [vec!["perft-suite", &counted_s, "--max-nodes", "1"], vec!["perft-suite", &uncounted_s]] {
         let (code, text) = run(&args);
-        assert!(
-            code.is_some_and(|c| c != 0),
-            "ox88 {args:?} checked nothing and must fail (exit {code:?}):\n{text}"
-        );
+        assert!(code.is_some_and(|c| c != 0), "ox88 {args:?} checked nothing and must fail (exit {code:?}):\n{text}");
     }
     let _ = std::fs::remove_file(counted);
     let _ = std::fs::remove_file(uncounted);
@@ -853,16 +758,10 @@ fn edge_debug_log_file_records_both_directions_with_timestamps() {
     let mut e = Ox88::start();
     e.send("uci");
     let lines = e.until(LONG, "uciok", |l| l == "uciok");
-    if !lines
-        .iter()
-        .any(|l| l.starts_with("option name Debug Log File type string"))
-    {
+    if !lines.iter().any(|l| l.starts_with("option name Debug Log File type string")) {
         e.fail("no Debug Log File option");
     }
-    e.send(&format!(
-        "setoption name Debug Log File value {}",
-        path.display()
-    ));
+    e.send(&format!("setoption name Debug Log File value {}", path.display()));
     e.ready();
     e.send("go depth 2");
     e.bestmove(LONG);
@@ -873,41 +772,19 @@ fn edge_debug_log_file_records_both_directions_with_timestamps() {
     let log = std::fs::read_to_string(&path).unwrap_or_default();
     let _ = std::fs::remove_file(&path);
     let lines: Vec<&str> = log.lines().collect();
-    assert_eq!(
-        lines.first(),
-        Some(&"an earlier session"),
-        "the log is appended to:\n{log}"
-    );
-    let find = |text: &str| {
-        lines
-            .iter()
-            .filter(|l| l.ends_with(text))
-            .copied()
-            .collect::<Vec<&str>>()
-    };
+    assert_eq!(lines.first(), Some(&"an earlier session"), "the log is appended to:\n{log}");
+    let find = |text: &str| lines.iter().filter(|l| l.ends_with(text)).copied().collect::<Vec<&str>>();
     let (inbound, outbound) = (find("isready"), find("readyok"));
     assert_eq!(inbound.len(), 1, "one isready while logging:\n{log}");
     assert_eq!(outbound.len(), 1, "one readyok while logging:\n{log}");
-    assert!(
-        lines.iter().any(|l| l.contains("bestmove ")),
-        "no bestmove in the log:\n{log}"
-    );
-    assert!(
-        !log.contains("e2e4"),
-        "logged after it was switched off:\n{log}"
-    );
+    assert!(lines.iter().any(|l| l.contains("bestmove ")), "no bestmove in the log:\n{log}");
+    assert!(!log.contains("e2e4"), "logged after it was switched off:\n{log}");
     // Timestamp and direction: what precedes the text has digits, and the marks differ.
     let mark = |line: &str, text: &str| -> String {
         let head = &line[..line.len() - text.len()];
-        assert!(
-            head.chars().any(|c| c.is_ascii_digit()),
-            "no timestamp: {line}"
-        );
+        assert!(head.chars().any(|c| c.is_ascii_digit()), "no timestamp: {line}");
         head.chars().filter(|c| !c.is_ascii_digit()).collect()
     };
     let (a, b) = (mark(inbound[0], "isready"), mark(outbound[0], "readyok"));
-    assert_ne!(
-        a, b,
-        "input and output lines carry the same direction mark:\n{log}"
-    );
+    assert_ne!(a, b, "input and output lines carry the same direction mark:\n{log}");
 }

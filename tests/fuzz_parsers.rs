@@ -7,9 +7,9 @@
 //! About 120,000 cases in all (each test sets its count with `ProptestConfig::with_cases`);
 //! a few seconds in release: `cargo test --release --test fuzz_parsers`.
 
-use ox88::mailbox::{MailboxBoard, MailboxMove};
 use ox88::perft::parse_suite;
 use ox88::{Position, Square};
+use ox88_mailbox::{MailboxBoard, MailboxMove};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use std::collections::BTreeSet;
@@ -30,45 +30,34 @@ const BASE_FENS: &[&str] = &[
 
 /// Characters a FEN is made of, so mutations often stay close to valid.
 const FEN_ALPHABET: &[char] = &[
-    'p', 'n', 'b', 'r', 'q', 'k', 'P', 'N', 'B', 'R', 'Q', 'K', '0', '1', '2', '3', '4', '5', '6',
-    '7', '8', '9', '/', ' ', '-', 'w', 'a', 'c', 'd', 'e', 'f', 'g', 'h', 'A', 'C', 'D', 'E', 'F',
-    'G', 'H', 'x', '\t', 'é', '♔',
+    'p', 'n', 'b', 'r', 'q', 'k', 'P', 'N', 'B', 'R', 'Q', 'K', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '/',
+    ' ', '-', 'w', 'a', 'c', 'd', 'e', 'f', 'g', 'h', 'A', 'C', 'D', 'E', 'F', 'G', 'H', 'x', '\t', 'é', '♔',
 ];
 
 fn config(cases: u32) -> ProptestConfig {
     // No regression files: failures print their input, and the crate tree stays clean.
-    ProptestConfig {
-        failure_persistence: None,
-        ..ProptestConfig::with_cases(cases)
-    }
+    ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(cases) }
 }
 
 /// Every property of a position a FEN parser accepted. `Err` describes the first failure.
 /// Shredder-FEN letters switch a position to Chess960 even in standard mode, and `to_fen` then
 /// writes X-FEN, so the re-read uses the position's own mode.
 fn check_accepted(pos: &Position) -> Result<(), String> {
-    pos.check_consistency()
-        .map_err(|e| format!("inconsistent: {e}"))?;
+    pos.check_consistency().map_err(|e| format!("inconsistent: {e}"))?;
     let fen = pos.to_fen();
     let reread = Position::from_fen_with(&fen, pos.is_chess960())
         .map_err(|e| format!("to_fen '{fen}' does not re-parse: {e}"))?;
     if reread.key() != pos.key() || reread.to_fen() != fen {
-        return Err(format!(
-            "to_fen '{fen}' re-parses to another position '{}'",
-            reread.to_fen()
-        ));
+        return Err(format!("to_fen '{fen}' re-parses to another position '{}'", reread.to_fen()));
     }
     let legal = pos.legal_moves();
     let ox: BTreeSet<String> = legal.iter().map(|m| m.to_uci(true)).collect();
-    let board =
-        MailboxBoard::from_fen(&fen).ok_or_else(|| format!("the mailbox refuses '{fen}'"))?;
+    let board = MailboxBoard::from_fen(&fen).ok_or_else(|| format!("the mailbox refuses '{fen}'"))?;
     let mb: BTreeSet<String> = board.legal_moves().iter().map(MailboxMove::uci).collect();
     if ox != mb {
         let missing: Vec<_> = mb.difference(&ox).collect();
         let extra: Vec<_> = ox.difference(&mb).collect();
-        return Err(format!(
-            "'{fen}': 0x88 lacks {missing:?}, has extra {extra:?}"
-        ));
+        return Err(format!("'{fen}': 0x88 lacks {missing:?}, has extra {extra:?}"));
     }
     let mut scratch = pos.clone();
     for &m in legal.iter() {
@@ -76,16 +65,12 @@ fn check_accepted(pos: &Position) -> Result<(), String> {
         for chess960 in [false, true] {
             let text = m.to_uci(chess960);
             if pos.parse_uci_move(&text) != Ok(m) {
-                return Err(format!(
-                    "'{fen}': parse_uci_move('{text}') does not give the move back"
-                ));
+                return Err(format!("'{fen}': parse_uci_move('{text}') does not give the move back"));
             }
         }
         let text = m.to_uci(pos.is_chess960());
         let undo = scratch.make(m);
-        scratch
-            .check_consistency()
-            .map_err(|e| format!("'{fen}' after {text}: {e}"))?;
+        scratch.check_consistency().map_err(|e| format!("'{fen}' after {text}: {e}"))?;
         scratch.unmake(m, &undo);
         if scratch.key() != pos.key() {
             return Err(format!("'{fen}': make/unmake of {text} changed the key"));
@@ -196,89 +181,58 @@ fn structured_fen() -> impl Strategy<Value = String> {
         1 => "[KQkqA-Ha-h]{1,4}",
     ];
     let castle_setup = any::<bool>();
-    let en_passant_setup =
-        prop_oneof![2 => Just(None), 1 => (0usize..8, any::<bool>()).prop_map(Some)];
+    let en_passant_setup = prop_oneof![2 => Just(None), 1 => (0usize..8, any::<bool>()).prop_map(Some)];
     let en_passant_text = prop_oneof![3 => Just("-".to_string()), 1 => "[a-h][1-8]"];
-    let counters = prop_oneof![
-        Just(String::new()),
-        (0u32..200, 0u32..300).prop_map(|(h, f)| format!(" {h} {f}"))
-    ];
-    (
-        cells,
-        kings,
-        white_to_move,
-        castling,
-        castle_setup,
-        en_passant_setup,
-        en_passant_text,
-        counters,
+    let counters = prop_oneof![Just(String::new()), (0u32..200, 0u32..300).prop_map(|(h, f)| format!(" {h} {f}"))];
+    (cells, kings, white_to_move, castling, castle_setup, en_passant_setup, en_passant_text, counters).prop_map(
+        |(cells, (wk, bk), white_to_move, castling, castle_setup, ep_setup, ep_text, counters)| {
+            const LETTERS: [char; 10] = ['P', 'N', 'B', 'R', 'Q', 'p', 'n', 'b', 'r', 'q'];
+            // Index 0 is a8, 63 is h1; `at(file, rank)` with rank 0 = rank 1.
+            let at = |file: usize, rank: usize| (7 - rank) * 8 + file;
+            let mut board: Vec<Option<char>> = cells
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    let letter = LETTERS.get(c as usize).copied()?;
+                    let back_rank = !(8..56).contains(&i);
+                    (!(letter.eq_ignore_ascii_case(&'p') && back_rank)).then_some(letter)
+                })
+                .collect();
+            let (mut wk, mut bk) = (wk, bk);
+            let mut castling = castling;
+            if castle_setup {
+                (wk, bk) = (at(4, 0), at(4, 7));
+                for (file, rank, rook) in [(0, 0, 'R'), (7, 0, 'R'), (0, 7, 'r'), (7, 7, 'r')] {
+                    board[at(file, rank)] = Some(rook);
+                }
+                castling = castling.chars().filter(|c| "KQkq".contains(*c)).collect();
+                if castling.is_empty() {
+                    castling = "KQkq".to_string();
+                }
+            }
+            let mut ep = ep_text;
+            if let Some((file, capture_from_left)) = ep_setup {
+                // The side not to move has just pushed a pawn two squares on `file`.
+                let (pushed_rank, skipped_rank, origin_rank, pusher, capturer) =
+                    if white_to_move { (4, 5, 6, 'p', 'P') } else { (3, 2, 1, 'P', 'p') };
+                board[at(file, pushed_rank)] = Some(pusher);
+                board[at(file, skipped_rank)] = None;
+                board[at(file, origin_rank)] = None;
+                let neighbour = if capture_from_left { file.checked_sub(1) } else { Some(file + 1).filter(|&f| f < 8) };
+                if let Some(f) = neighbour {
+                    board[at(f, pushed_rank)] = Some(capturer);
+                }
+                ep = format!("{}{}", (b'a' + file as u8) as char, skipped_rank + 1);
+            }
+            board[wk] = Some('K');
+            if bk != wk {
+                board[bk] = Some('k');
+            }
+            let placement: Vec<String> = board.chunks(8).map(run_length).collect();
+            let side = if white_to_move { "w" } else { "b" };
+            format!("{} {side} {castling} {ep}{counters}", placement.join("/"))
+        },
     )
-        .prop_map(
-            |(
-                cells,
-                (wk, bk),
-                white_to_move,
-                castling,
-                castle_setup,
-                ep_setup,
-                ep_text,
-                counters,
-            )| {
-                const LETTERS: [char; 10] = ['P', 'N', 'B', 'R', 'Q', 'p', 'n', 'b', 'r', 'q'];
-                // Index 0 is a8, 63 is h1; `at(file, rank)` with rank 0 = rank 1.
-                let at = |file: usize, rank: usize| (7 - rank) * 8 + file;
-                let mut board: Vec<Option<char>> = cells
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &c)| {
-                        let letter = LETTERS.get(c as usize).copied()?;
-                        let back_rank = !(8..56).contains(&i);
-                        (!(letter.eq_ignore_ascii_case(&'p') && back_rank)).then_some(letter)
-                    })
-                    .collect();
-                let (mut wk, mut bk) = (wk, bk);
-                let mut castling = castling;
-                if castle_setup {
-                    (wk, bk) = (at(4, 0), at(4, 7));
-                    for (file, rank, rook) in [(0, 0, 'R'), (7, 0, 'R'), (0, 7, 'r'), (7, 7, 'r')] {
-                        board[at(file, rank)] = Some(rook);
-                    }
-                    castling = castling.chars().filter(|c| "KQkq".contains(*c)).collect();
-                    if castling.is_empty() {
-                        castling = "KQkq".to_string();
-                    }
-                }
-                let mut ep = ep_text;
-                if let Some((file, capture_from_left)) = ep_setup {
-                    // The side not to move has just pushed a pawn two squares on `file`.
-                    let (pushed_rank, skipped_rank, origin_rank, pusher, capturer) =
-                        if white_to_move {
-                            (4, 5, 6, 'p', 'P')
-                        } else {
-                            (3, 2, 1, 'P', 'p')
-                        };
-                    board[at(file, pushed_rank)] = Some(pusher);
-                    board[at(file, skipped_rank)] = None;
-                    board[at(file, origin_rank)] = None;
-                    let neighbour = if capture_from_left {
-                        file.checked_sub(1)
-                    } else {
-                        Some(file + 1).filter(|&f| f < 8)
-                    };
-                    if let Some(f) = neighbour {
-                        board[at(f, pushed_rank)] = Some(capturer);
-                    }
-                    ep = format!("{}{}", (b'a' + file as u8) as char, skipped_rank + 1);
-                }
-                board[wk] = Some('K');
-                if bk != wk {
-                    board[bk] = Some('k');
-                }
-                let placement: Vec<String> = board.chunks(8).map(run_length).collect();
-                let side = if white_to_move { "w" } else { "b" };
-                format!("{} {side} {castling} {ep}{counters}", placement.join("/"))
-            },
-        )
 }
 
 /// One FEN rank from eight cells (a8-first order within the rank).
@@ -438,12 +392,6 @@ fn structured_fens_are_often_accepted() {
         with_castling += (pos.castling_rights() != 0) as usize;
     }
     println!("structured FENs: {accepted} of {SAMPLES} accepted, {with_en_passant} with en passant, {with_castling} with castling");
-    assert!(
-        accepted >= SAMPLES / 10,
-        "only {accepted} of {SAMPLES} accepted"
-    );
-    assert!(
-        with_en_passant >= 5 && with_castling >= 20,
-        "{with_en_passant} e.p., {with_castling} castling"
-    );
+    assert!(accepted >= SAMPLES / 10, "only {accepted} of {SAMPLES} accepted");
+    assert!(with_en_passant >= 5 && with_castling >= 20, "{with_en_passant} e.p., {with_castling} castling");
 }

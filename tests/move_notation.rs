@@ -86,16 +86,10 @@ fn standard_castling_reads_in_both_notations() {
         assert_eq!(parse(fen, chess960, "E1A1").unwrap(), "Move(e1a1)");
     }
     // Shredder-FEN of a standard position without the Chess960 option: GUIs send `e1g1`.
-    assert_eq!(
-        parse("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", false, "e1g1").unwrap(),
-        "Move(e1h1)"
-    );
+    assert_eq!(parse("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", false, "e1g1").unwrap(), "Move(e1h1)");
     // Without the right, neither notation is legal.
     for text in ["e1g1", "e1h1"] {
-        assert_eq!(
-            parse("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", false, text),
-            Err(MoveError::Illegal(text.into()))
-        );
+        assert_eq!(parse("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", false, text), Err(MoveError::Illegal(text.into())));
     }
 }
 

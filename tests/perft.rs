@@ -18,7 +18,8 @@
 //!
 //! The project's own files live in `perft-data/` (counts from published sources or Stockfish,
 //! see each file's header). The public suites of `../shared/perft/` (see its SOURCES.txt) are
-//! run when that folder exists, and skipped with a note when it does not.
+//! run when that folder exists; when it does not, they fail unless `OX88_SKIP_SHARED=1` asks
+//! to skip them.
 
 use ox88::perft::{parse_suite, perft, run_suite, PerftCase, SuiteReport};
 use ox88::Position;
@@ -32,34 +33,33 @@ fn node_cap(default: u64) -> u64 {
     if std::env::var("OX88_FULL_PERFT").is_ok_and(|v| v == "1") {
         return u64::MAX;
     }
-    std::env::var("OX88_PERFT_CAP")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    std::env::var("OX88_PERFT_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 fn project_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("perft-data")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("perft-data").join(name)
 }
 
-/// A file of the shared suites, or `None` (with a note) when the folder is absent.
+/// A file of the shared suites. A missing file fails the test, so that a checkout without
+/// `../shared` cannot pass by checking nothing; `OX88_SKIP_SHARED=1` skips instead, with a
+/// line on stderr (shown by `cargo test` even for a passing test's run).
 fn shared_file(name: &str) -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/perft")
-        .join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/perft").join(name);
     if path.exists() {
-        Some(path)
-    } else {
-        println!("note: {} is absent; skipping this suite", path.display());
-        None
+        return Some(path);
     }
+    if std::env::var_os("OX88_SKIP_SHARED").is_some_and(|v| v == "1") {
+        eprintln!("SKIPPED: {} is absent (OX88_SKIP_SHARED=1); this suite checked nothing", path.display());
+        return None;
+    }
+    panic!(
+        "{} is absent: put the shared folder beside the checkout, or set OX88_SKIP_SHARED=1 to skip its suites",
+        path.display()
+    );
 }
 
 fn read_cases(path: &Path) -> Vec<PerftCase> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     parse_suite(&text).unwrap_or_else(|e| panic!("cannot parse {}: {e}", path.display()))
 }
 
@@ -78,25 +78,10 @@ fn run_and_check(label: &str, cases: &[PerftCase], chess960: bool, cap: u64) -> 
     let mut problems: Vec<String> = report
         .mismatches
         .iter()
-        .map(|m| {
-            format!(
-                "{} depth {}: expected {}, found {}",
-                m.fen, m.depth, m.expected, m.found
-            )
-        })
+        .map(|m| format!("{} depth {}: expected {}, found {}", m.fen, m.depth, m.expected, m.found))
         .collect();
-    problems.extend(
-        report
-            .fen_errors
-            .iter()
-            .map(|(fen, e)| format!("{fen}: cannot be read: {e}")),
-    );
-    assert!(
-        problems.is_empty(),
-        "{label}: {} failures\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    problems.extend(report.fen_errors.iter().map(|(fen, e)| format!("{fen}: cannot be read: {e}")));
+    assert!(problems.is_empty(), "{label}: {} failures\n{}", problems.len(), problems.join("\n"));
     assert!(report.checks > 0, "{label}: nothing was checked");
     report
 }
@@ -106,17 +91,8 @@ fn run_and_check(label: &str, cases: &[PerftCase], chess960: bool, cap: u64) -> 
 #[test]
 fn standard_positions() {
     let cases = read_cases(&project_file("standard.epd"));
-    assert_eq!(
-        cases.len(),
-        7,
-        "the six CPW positions plus mirrored position 4"
-    );
-    let report = run_and_check(
-        "perft-data/standard.epd",
-        &cases,
-        false,
-        node_cap(DEFAULT_CAP),
-    );
+    assert_eq!(cases.len(), 7, "the six CPW positions plus mirrored position 4");
+    let report = run_and_check("perft-data/standard.epd", &cases, false, node_cap(DEFAULT_CAP));
     assert!(report.checks >= 25);
 }
 
@@ -124,12 +100,7 @@ fn standard_positions() {
 fn edge_case_positions() {
     let cases = read_cases(&project_file("edge-cases.epd"));
     assert!(cases.len() >= 30);
-    let report = run_and_check(
-        "perft-data/edge-cases.epd",
-        &cases,
-        false,
-        node_cap(DEFAULT_CAP),
-    );
+    let report = run_and_check("perft-data/edge-cases.epd", &cases, false, node_cap(DEFAULT_CAP));
     assert!(report.checks >= 150);
 }
 
@@ -137,12 +108,7 @@ fn edge_case_positions() {
 fn chess960_positions() {
     let cases = read_cases(&project_file("chess960.epd"));
     assert!(cases.len() >= 15);
-    let report = run_and_check(
-        "perft-data/chess960.epd",
-        &cases,
-        true,
-        node_cap(DEFAULT_CAP),
-    );
+    let report = run_and_check("perft-data/chess960.epd", &cases, true, node_cap(DEFAULT_CAP));
     assert!(report.checks >= 60);
 }
 
@@ -152,12 +118,7 @@ fn chess960_positions() {
 #[test]
 fn standard_positions_in_chess960_mode() {
     let cases = read_cases(&project_file("standard.epd"));
-    run_and_check(
-        "perft-data/standard.epd (Chess960 mode)",
-        &cases,
-        true,
-        DEFAULT_CAP,
-    );
+    run_and_check("perft-data/standard.epd (Chess960 mode)", &cases, true, DEFAULT_CAP);
 }
 
 /// Perft leaves the position exactly as it found it.
@@ -180,12 +141,7 @@ fn shared_perftsuite() {
     };
     let cases = read_cases(&path);
     assert_eq!(cases.len(), 126);
-    run_and_check(
-        "shared perftsuite.epd",
-        &cases,
-        false,
-        node_cap(DEFAULT_CAP),
-    );
+    run_and_check("shared perftsuite.epd", &cases, false, node_cap(DEFAULT_CAP));
 }
 
 #[test]
@@ -195,12 +151,7 @@ fn shared_ethereal_standard() {
     };
     let cases = read_cases(&path);
     assert_eq!(cases.len(), 128);
-    run_and_check(
-        "shared ethereal-standard.epd",
-        &cases,
-        false,
-        node_cap(DEFAULT_CAP),
-    );
+    run_and_check("shared ethereal-standard.epd", &cases, false, node_cap(DEFAULT_CAP));
 }
 
 #[test]
@@ -210,12 +161,7 @@ fn shared_ethereal_fischer() {
     };
     let cases = read_cases(&path);
     assert_eq!(cases.len(), 960);
-    run_and_check(
-        "shared ethereal-fischer.epd",
-        &cases,
-        true,
-        node_cap(DEFAULT_CAP),
-    );
+    run_and_check("shared ethereal-fischer.epd", &cases, true, node_cap(DEFAULT_CAP));
 }
 
 /// python-chess's tricky set. Per SOURCES.txt: the `xfen-*` positions use X-FEN castling
@@ -231,26 +177,11 @@ fn shared_python_chess_tricky() {
     let cases = read_cases(&path);
     assert_eq!(cases.len(), 19);
     let name = |c: &PerftCase| c.name.clone().unwrap_or_default();
-    let needs_960 =
-        |c: &PerftCase| name(c).starts_with("xfen-") || name(c) == "asymmetrical-and-king-on-h";
-    let kept: Vec<PerftCase> = cases
-        .into_iter()
-        .filter(|c| name(c) != "ep-unrelated-check")
-        .collect();
-    let (chess960, standard): (Vec<PerftCase>, Vec<PerftCase>) =
-        kept.into_iter().partition(needs_960);
+    let needs_960 = |c: &PerftCase| name(c).starts_with("xfen-") || name(c) == "asymmetrical-and-king-on-h";
+    let kept: Vec<PerftCase> = cases.into_iter().filter(|c| name(c) != "ep-unrelated-check").collect();
+    let (chess960, standard): (Vec<PerftCase>, Vec<PerftCase>) = kept.into_iter().partition(needs_960);
     assert_eq!((standard.len(), chess960.len()), (12, 6));
     let cap = node_cap(DEFAULT_CAP);
-    run_and_check(
-        "shared python-chess-tricky.perft (standard)",
-        &standard,
-        false,
-        cap,
-    );
-    run_and_check(
-        "shared python-chess-tricky.perft (Chess960)",
-        &chess960,
-        true,
-        cap,
-    );
+    run_and_check("shared python-chess-tricky.perft (standard)", &standard, false, cap);
+    run_and_check("shared python-chess-tricky.perft (Chess960)", &chess960, true, cap);
 }

@@ -178,11 +178,7 @@ impl Fuzzer {
         } else {
             what
         };
-        self.faults.push(Fault {
-            kind,
-            step: self.step,
-            what,
-        });
+        self.faults.push(Fault { kind, step: self.step, what });
     }
 
     fn send(&mut self, line: &str) -> Instant {
@@ -191,10 +187,7 @@ impl Fuzzer {
             Some(t) => t,
             None => {
                 if !self.faults.iter().any(|f| f.kind == "died") {
-                    self.fault(
-                        "died",
-                        format!("cannot write '{line}': ox88 closed its input"),
-                    );
+                    self.fault("died", format!("cannot write '{line}': ox88 closed its input"));
                 }
                 Instant::now()
             }
@@ -221,26 +214,15 @@ impl Fuzzer {
     /// rejected): those are faults, and the later `go` is the one answered.
     fn on_bestmove(&mut self, line: &str) {
         if self.outstanding.is_empty() {
-            self.fault(
-                "extra-bestmove",
-                format!("'{line}' with no go waiting for one"),
-            );
+            self.fault("extra-bestmove", format!("'{line}' with no go waiting for one"));
             return;
         }
-        let answers = |g: &Go| {
-            !matches!(
-                judge(g, line),
-                Err(("illegal-bestmove" | "outside-searchmoves", _))
-            )
-        };
+        let answers = |g: &Go| !matches!(judge(g, line), Err(("illegal-bestmove" | "outside-searchmoves", _)));
         let fits = (0..self.outstanding.len()).find(|&i| answers(&self.outstanding[i]));
         let skipped = fits.unwrap_or(0);
         for _ in 0..skipped {
             if let Some(g) = self.outstanding.pop_front() {
-                let what = format!(
-                    "'{}' (step {}) got none; '{line}' answers a later go",
-                    g.text, g.step
-                );
+                let what = format!("'{}' (step {}) got none; '{line}' answers a later go", g.text, g.step);
                 self.fault("missing-bestmove", what);
             }
         }
@@ -248,10 +230,7 @@ impl Fuzzer {
             return;
         };
         if go.holds() && go.pos.is_some() {
-            self.fault(
-                "premature-bestmove",
-                format!("'{line}' for '{}' (step {}) before stop", go.text, go.step),
-            );
+            self.fault("premature-bestmove", format!("'{line}' for '{}' (step {}) before stop", go.text, go.step));
         }
         if let Err((kind, what)) = judge(&go, line) {
             self.fault(kind, what);
@@ -272,16 +251,8 @@ impl Fuzzer {
         let late = self
             .outstanding
             .iter()
-            .find(|g| {
-                g.free_since
-                    .is_some_and(|t| now.duration_since(t) > FINITE_ANSWER)
-            })
-            .map(|g| {
-                format!(
-                    "no bestmove {FINITE_ANSWER:?} after '{}' (step {}) could end",
-                    g.text, g.step
-                )
-            });
+            .find(|g| g.free_since.is_some_and(|t| now.duration_since(t) > FINITE_ANSWER))
+            .map(|g| format!("no bestmove {FINITE_ANSWER:?} after '{}' (step {}) could end", g.text, g.step));
         if let Some(what) = late {
             self.fault("missing-bestmove", what);
             self.resync();
@@ -295,10 +266,7 @@ impl Fuzzer {
         self.send("isready");
         let got = self.pump(Instant::now() + Duration::from_secs(5), true);
         if got.is_none() {
-            self.fault(
-                "no-readyok",
-                "no readyok within 5 s while resynchronising".into(),
-            );
+            self.fault("no-readyok", "no readyok within 5 s while resynchronising".into());
         }
         self.pump(Instant::now() + Duration::from_millis(300), false);
         self.outstanding.clear();
@@ -351,21 +319,12 @@ impl Fuzzer {
 
     fn setoption(&mut self) {
         let line = match self.rng.gen_range(0..10) {
-            0..=2 => format!(
-                "setoption name Threads value {}",
-                [1, 1, 2, 2, 3, 4, 8][self.rng.gen_range(0..7)]
-            ),
-            3 => format!(
-                "setoption name Hash value {}",
-                [1, 2, 8, 16, 64][self.rng.gen_range(0..5)]
-            ),
+            0..=2 => format!("setoption name Threads value {}", [1, 1, 2, 2, 3, 4, 8][self.rng.gen_range(0..7)]),
+            3 => format!("setoption name Hash value {}", [1, 2, 8, 16, 64][self.rng.gen_range(0..5)]),
             4 => "setoption name Clear Hash".to_string(),
             5 | 6 => format!("setoption name MultiPV value {}", self.rng.gen_range(1..5)),
             7 => format!("setoption name Ponder value {}", self.rng.gen_bool(0.5)),
-            8 => format!(
-                "setoption name Move Overhead value {}",
-                self.rng.gen_range(0..100)
-            ),
+            8 => format!("setoption name Move Overhead value {}", self.rng.gen_range(0..100)),
             _ => {
                 let on = self.rng.gen_bool(0.5);
                 if on != self.chess960 {
@@ -394,29 +353,16 @@ impl Fuzzer {
         let chess960 = self.chess960;
         let (start_text, start) = if self.rng.gen_bool(0.1) && self.odd {
             let fen = *ODD_FENS.choose(&mut self.rng).unwrap_or(&"hello");
-            (
-                format!("fen {fen}"),
-                Position::from_fen_repaired(fen, chess960)
-                    .ok()
-                    .map(|(p, _)| p),
-            )
+            (format!("fen {fen}"), Position::from_fen_repaired(fen, chess960).ok().map(|(p, _)| p))
         } else {
             let mut fen = *STARTS.choose(&mut self.rng).unwrap_or(&STARTPOS);
             // Only well-formed input: an X-FEN that needs Chess960 is repairable without it.
             if !self.odd && Position::from_fen_with(fen, chess960).is_err() {
                 fen = STARTPOS;
             }
-            let text = if fen == STARTPOS && self.rng.gen_bool(0.5) {
-                "startpos".to_string()
-            } else {
-                format!("fen {fen}")
-            };
-            (
-                text,
-                Position::from_fen_repaired(fen, chess960)
-                    .ok()
-                    .map(|(p, _)| p),
-            )
+            let text =
+                if fen == STARTPOS && self.rng.gen_bool(0.5) { "startpos".to_string() } else { format!("fen {fen}") };
+            (text, Position::from_fen_repaired(fen, chess960).ok().map(|(p, _)| p))
         };
         let mut moves: Vec<String> = Vec::new();
         let mut pos = start;
@@ -428,11 +374,7 @@ impl Fuzzer {
                     break;
                 };
                 // Castling sometimes in the other notation: both must be read (row B).
-                let notation = if m.is_castle() && self.rng.gen_bool(0.2) && self.odd {
-                    !chess960
-                } else {
-                    chess960
-                };
+                let notation = if m.is_castle() && self.rng.gen_bool(0.2) && self.odd { !chess960 } else { chess960 };
                 moves.push(m.to_uci(notation));
                 p.make(m);
             }
@@ -450,9 +392,7 @@ impl Fuzzer {
                     Position::from_fen_with(STARTPOS, chess960).ok()
                 } else {
                     let fen = start_text.trim_start_matches("fen ");
-                    Position::from_fen_repaired(fen, chess960)
-                        .ok()
-                        .map(|(p, _)| p)
+                    Position::from_fen_repaired(fen, chess960).ok().map(|(p, _)| p)
                 };
                 fen_pos.and_then(|mut p| {
                     for text in &moves {
@@ -539,11 +479,7 @@ impl Fuzzer {
             if self.rng.gen_bool(0.1) {
                 let legal = p.legal_moves();
                 let n = self.rng.gen_range(1..4).min(legal.len());
-                let picked: Vec<Move> = legal
-                    .as_slice()
-                    .choose_multiple(&mut self.rng, n)
-                    .copied()
-                    .collect();
+                let picked: Vec<Move> = legal.as_slice().choose_multiple(&mut self.rng, n).copied().collect();
                 if !picked.is_empty() {
                     parts.push("searchmoves".into());
                     parts.extend(picked.iter().map(|m| m.to_uci(self.chess960)));
@@ -612,11 +548,7 @@ impl Fuzzer {
 
     fn run(mut self) -> (Vec<Fault>, Duration, usize) {
         self.send("uci");
-        if self
-            .e
-            .try_until(Duration::from_secs(5), |l| l == "uciok")
-            .is_err()
-        {
+        if self.e.try_until(Duration::from_secs(5), |l| l == "uciok").is_err() {
             self.fault("no-uciok", "no uciok".into());
         }
         for step in 0..STEPS {
@@ -636,12 +568,7 @@ impl Fuzzer {
                 self.pump(Instant::now(), false);
             }
             self.check();
-            if self.faults.len() >= MAX_FAULTS
-                || self
-                    .faults
-                    .iter()
-                    .any(|f| f.kind == "died" || f.kind == "panic")
-            {
+            if self.faults.len() >= MAX_FAULTS || self.faults.iter().any(|f| f.kind == "died" || f.kind == "panic") {
                 break;
             }
         }
@@ -655,9 +582,7 @@ impl Fuzzer {
         if alive {
             // Searches with limits end by themselves.
             let deadline = Instant::now() + FINITE_ANSWER;
-            while self.outstanding.iter().any(|g| g.free_since.is_some())
-                && Instant::now() < deadline
-            {
+            while self.outstanding.iter().any(|g| g.free_since.is_some()) && Instant::now() < deadline {
                 self.pump(Instant::now() + Duration::from_millis(20), false);
             }
             self.check();
@@ -667,10 +592,7 @@ impl Fuzzer {
                 self.pump(Instant::now() + Duration::from_millis(20), false);
             }
             if let Some(g) = self.outstanding.front() {
-                let what = format!(
-                    "no bestmove {STOP_ANSWER:?} after stop for '{}' (step {})",
-                    g.text, g.step
-                );
+                let what = format!("no bestmove {STOP_ANSWER:?} after stop for '{}' (step {})", g.text, g.step);
                 self.fault("missing-bestmove", what);
             }
             self.isready();
@@ -681,13 +603,8 @@ impl Fuzzer {
             self.e.close_stdin();
             match self.e.wait_exit(Duration::from_secs(3)) {
                 Some(0) => {}
-                other => self.fault(
-                    "bad-exit",
-                    format!(
-                        "exit {other:?} after {}",
-                        if quit { "quit" } else { "end of input" }
-                    ),
-                ),
+                other => self
+                    .fault("bad-exit", format!("exit {other:?} after {}", if quit { "quit" } else { "end of input" })),
             }
             if self.e.stderr().contains("panicked") {
                 self.fault("panic", "panic message on stderr".into());
@@ -704,10 +621,7 @@ fn judge(go: &Go, line: &str) -> Result<(), (&'static str, String)> {
     let context = || format!("'{line}' for '{}' (step {})", go.text, go.step);
     let stale = |why: &str| {
         if legal_answer(&go.kept, go, &words).is_ok() {
-            Err((
-                "stale-bestmove",
-                format!("{} {why}, a move from the previous position", context()),
-            ))
+            Err(("stale-bestmove", format!("{} {why}, a move from the previous position", context())))
         } else {
             Err(("illegal-bestmove", format!("{} {why}", context())))
         }
@@ -718,9 +632,7 @@ fn judge(go: &Go, line: &str) -> Result<(), (&'static str, String)> {
         Some(pos) => match legal_answer(pos, go, &words) {
             Ok(()) => Ok(()),
             Err(e) if e.0 == "illegal-bestmove" => stale(&format!("in {}", pos.to_fen())),
-            Err(_) if legal_answer(&go.kept, go, &words).is_ok() => {
-                stale(&format!("in {}", pos.to_fen()))
-            }
+            Err(_) if legal_answer(&go.kept, go, &words).is_ok() => stale(&format!("in {}", pos.to_fen())),
             Err(e) => Err((e.0, format!("{} {}", context(), e.1))),
         },
     }
@@ -744,11 +656,7 @@ fn legal_answer(pos: &Position, go: &Go, words: &[&str]) -> Result<(), (&'static
     } else {
         &[false]
     };
-    let Some(best) = legal
-        .iter()
-        .copied()
-        .find(|m| notations.iter().any(|&c| m.to_uci(c) == mv))
-    else {
+    let Some(best) = legal.iter().copied().find(|m| notations.iter().any(|&c| m.to_uci(c) == mv)) else {
         return Err(("illegal-bestmove", String::new()));
     };
     if !go.searchmoves.is_empty() && !go.searchmoves.contains(&best) {
@@ -757,10 +665,7 @@ fn legal_answer(pos: &Position, go: &Go, words: &[&str]) -> Result<(), (&'static
     if let (Some(&"ponder"), Some(p)) = (words.get(2), words.get(3)) {
         let mut after = pos.clone();
         after.make(best);
-        let ok = after
-            .legal_moves()
-            .iter()
-            .any(|m| notations.iter().any(|&c| m.to_uci(c) == *p));
+        let ok = after.legal_moves().iter().any(|m| notations.iter().any(|&c| m.to_uci(c) == *p));
         if !ok {
             return Err(("illegal-ponder", format!("in {}", pos.to_fen())));
         }
@@ -770,17 +675,10 @@ fn legal_answer(pos: &Position, go: &Go, words: &[&str]) -> Result<(), (&'static
 
 #[test]
 fn search_fuzz() {
-    let budget = Duration::from_secs(
-        std::env::var("OX88_FUZZ_SECS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(DEFAULT_SECS),
-    );
+    let budget =
+        Duration::from_secs(std::env::var("OX88_FUZZ_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_SECS));
     let started = Instant::now();
-    let mut seeds: Vec<(u64, bool)> = match std::env::var("OX88_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-    {
+    let mut seeds: Vec<(u64, bool)> = match std::env::var("OX88_FUZZ_SEED").ok().and_then(|s| s.parse().ok()) {
         Some(seed) => vec![(seed, false)],
         None => REGRESSION_SEEDS.iter().map(|&s| (s, true)).collect(),
     };

@@ -40,12 +40,7 @@ impl Ox88 {
                 }
             }
         });
-        Ox88 {
-            stdin: child.stdin.take(),
-            child,
-            lines: rx,
-            log: Vec::new(),
-        }
+        Ox88 { stdin: child.stdin.take(), child, lines: rx, log: Vec::new() }
     }
 
     fn send(&mut self, line: &str) {
@@ -58,8 +53,7 @@ impl Ox88 {
 
     /// Sends raw bytes (no newline added).
     fn send_raw(&mut self, bytes: &[u8]) {
-        self.log
-            .push(format!("> {:?}", String::from_utf8_lossy(bytes)));
+        self.log.push(format!("> {:?}", String::from_utf8_lossy(bytes)));
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(bytes).expect("write");
         stdin.flush().expect("flush");
@@ -89,18 +83,13 @@ impl Ox88 {
                         return got;
                     }
                 }
-                None => panic!(
-                    "no {what} within {timeout:?}; conversation:\n{}",
-                    self.log.join("\n")
-                ),
+                None => panic!("no {what} within {timeout:?}; conversation:\n{}", self.log.join("\n")),
             }
         }
     }
 
     fn expect(&mut self, timeout: Duration, prefix: &str) -> String {
-        self.until(timeout, prefix, |l| l.starts_with(prefix))
-            .pop()
-            .unwrap_or_default()
+        self.until(timeout, prefix, |l| l.starts_with(prefix)).pop().unwrap_or_default()
     }
 
     fn bestmove(&mut self, timeout: Duration) -> String {
@@ -119,11 +108,7 @@ impl Ox88 {
 
     fn assert_no_bestmove_for(&mut self, d: Duration) {
         let got = self.quiet_for(d);
-        assert!(
-            !got.iter().any(|l| l.starts_with("bestmove")),
-            "premature bestmove:\n{}",
-            self.log.join("\n")
-        );
+        assert!(!got.iter().any(|l| l.starts_with("bestmove")), "premature bestmove:\n{}", self.log.join("\n"));
     }
 
     fn ready(&mut self) {
@@ -134,9 +119,7 @@ impl Ox88 {
     /// The FEN the engine reports with `d`.
     fn fen(&mut self) -> String {
         self.send("d");
-        self.expect(LONG, "Fen: ")
-            .trim_start_matches("Fen: ")
-            .to_string()
+        self.expect(LONG, "Fen: ").trim_start_matches("Fen: ").to_string()
     }
 
     /// Closes stdin or sends `quit`, and returns the exit code; fails if it does not exit.
@@ -151,10 +134,7 @@ impl Ox88 {
                 return status.code().unwrap_or(-1);
             }
             if start.elapsed() > within {
-                panic!(
-                    "ox88 did not exit within {within:?}:\n{}",
-                    self.log.join("\n")
-                );
+                panic!("ox88 did not exit within {within:?}:\n{}", self.log.join("\n"));
             }
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -176,19 +156,12 @@ fn legal_moves_of(fen: &str) -> Vec<String> {
 #[test]
 fn uci_handshake_is_fast_and_nothing_comes_before_it() {
     let mut e = Ox88::start();
-    assert!(
-        e.quiet_for(SHORT).is_empty(),
-        "output before uci:\n{}",
-        e.log.join("\n")
-    );
+    assert!(e.quiet_for(SHORT).is_empty(), "output before uci:\n{}", e.log.join("\n"));
     let t = Instant::now();
     e.send("uci");
     let lines = e.until(Duration::from_secs(1), "uciok", |l| l == "uciok");
     assert!(t.elapsed() < Duration::from_secs(1));
-    assert_eq!(
-        lines[0],
-        format!("id name ox88 {}", env!("CARGO_PKG_VERSION"))
-    );
+    assert_eq!(lines[0], format!("id name ox88 {}", env!("CARGO_PKG_VERSION")));
     assert!(lines[1].starts_with("id author "));
     for opt in [
         "option name Hash type spin default 16 min 1 max 65536",
@@ -199,11 +172,7 @@ fn uci_handshake_is_fast_and_nothing_comes_before_it() {
         "option name Move Overhead type spin default 50 min 0 max 10000",
         "option name UCI_Chess960 type check default false",
     ] {
-        assert!(
-            lines.iter().any(|l| l == opt),
-            "missing {opt}:\n{}",
-            lines.join("\n")
-        );
+        assert!(lines.iter().any(|l| l == opt), "missing {opt}:\n{}", lines.join("\n"));
     }
     assert_eq!(e.finish(true, Duration::from_secs(2)), 0);
 }
@@ -244,11 +213,7 @@ fn isready_is_answered_during_a_search_and_stop_gives_one_bestmove() {
     let t = Instant::now();
     e.send("isready");
     let lines = e.until(Duration::from_secs(1), "readyok", |l| l == "readyok");
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "readyok took {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_millis(500), "readyok took {:?}", t.elapsed());
     assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
     e.send("stop");
     let best = e.bestmove(LONG);
@@ -269,11 +234,7 @@ fn two_threads_search_stop_together_and_find_mates() {
     let t = Instant::now();
     e.send("stop");
     let best = e.bestmove(LONG);
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "stop took {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_millis(500), "stop took {:?}", t.elapsed());
     let mv = best.split_whitespace().nth(1).unwrap_or("").to_string();
     let fen = e.fen();
     assert!(legal_moves_of(&fen).contains(&mv), "{best}");
@@ -281,11 +242,7 @@ fn two_threads_search_stop_together_and_find_mates() {
     e.send("position fen 8/6k1/8/8/8/8/8/RR4K1 w - - 0 1");
     e.send("go mate 3");
     let lines = e.until(LONG, "bestmove", |l| l.starts_with("bestmove"));
-    assert!(
-        lines.iter().any(|l| l.contains("score mate 3")),
-        "{}",
-        lines.join("\n")
-    );
+    assert!(lines.iter().any(|l| l.contains("score mate 3")), "{}", lines.join("\n"));
     e.ready();
     assert_eq!(e.finish(true, Duration::from_secs(2)), 0);
 }
@@ -323,12 +280,7 @@ fn mated_and_stalemated_sides_answer_bestmove_none() {
 fn huge_go_numbers_do_not_crash() {
     let mut e = Ox88::start();
     e.send(FOOLS_MATE);
-    for line in [
-        "go depth 256",
-        "go mate 300",
-        "go depth 1000",
-        "go depth 99999999999999999999999999",
-    ] {
+    for line in ["go depth 256", "go mate 300", "go depth 1000", "go depth 99999999999999999999999999"] {
         e.send(line);
         assert_eq!(e.bestmove(LONG), "bestmove (none)", "{line}");
     }
@@ -349,11 +301,7 @@ fn ponder_holds_the_bestmove_until_ponderhit_or_stop() {
     let t = Instant::now();
     e.send("ponderhit");
     e.bestmove(Duration::from_secs(3));
-    assert!(
-        t.elapsed() < Duration::from_millis(1500),
-        "after ponderhit: {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_millis(1500), "after ponderhit: {:?}", t.elapsed());
     // A ponder search whose own limit is reached early still waits.
     e.send("go ponder depth 1");
     e.assert_no_bestmove_for(Duration::from_millis(500));
@@ -378,52 +326,31 @@ fn movetime_is_honoured() {
         e.send(&format!("go movetime {ms}"));
         e.bestmove(LONG);
         let took = t.elapsed();
-        assert!(
-            took >= Duration::from_millis(ms * 8 / 10),
-            "movetime {ms}: {took:?}"
-        );
-        assert!(
-            took < Duration::from_millis(ms + 500),
-            "movetime {ms}: {took:?}"
-        );
+        assert!(took >= Duration::from_millis(ms * 8 / 10), "movetime {ms}: {took:?}");
+        assert!(took < Duration::from_millis(ms + 500), "movetime {ms}: {took:?}");
     }
 }
 
 #[test]
 fn tiny_negative_and_one_sided_clocks_answer_at_once() {
     let mut e = Ox88::start();
-    for line in [
-        "go wtime -500 btime 1000",
-        "go wtime 1 btime 6354 winc 1000 binc 1000",
-        "go wtime 0 btime 0",
-        "go wtime 100",
-    ] {
+    for line in
+        ["go wtime -500 btime 1000", "go wtime 1 btime 6354 winc 1000 binc 1000", "go wtime 0 btime 0", "go wtime 100"]
+    {
         e.send("position startpos");
         let t = Instant::now();
         e.send(line);
         let lines = e.until(LONG, "bestmove", |l| l.starts_with("bestmove"));
-        assert!(
-            t.elapsed() < Duration::from_millis(1000),
-            "{line}: {:?}",
-            t.elapsed()
-        );
+        assert!(t.elapsed() < Duration::from_millis(1000), "{line}: {:?}", t.elapsed());
         let best = lines.last().cloned().unwrap_or_default();
         let mv = best.split_whitespace().nth(1).unwrap_or("").to_string();
-        assert!(
-            legal_moves_of(ox88::fen::STARTPOS).contains(&mv),
-            "{line}: {best}"
-        );
+        assert!(legal_moves_of(ox88::fen::STARTPOS).contains(&mv), "{line}: {best}");
     }
     // C9: only the mover's clock, and an exact score before the move.
     e.send("position startpos moves e2e4");
     e.send("go btime 100");
     let lines = e.until(LONG, "bestmove", |l| l.starts_with("bestmove"));
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info depth") && l.contains(" score cp ")),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l.starts_with("info depth") && l.contains(" score cp ")), "{lines:?}");
 }
 
 #[test]
@@ -431,33 +358,20 @@ fn info_lines_have_the_uci_fields() {
     let mut e = Ox88::start();
     e.send("go depth 3");
     let lines = e.until(LONG, "bestmove", |l| l.starts_with("bestmove"));
-    let info: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .collect();
+    let info: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
     assert!(!info.is_empty(), "{lines:?}");
     for l in &info {
         if l.contains(" currmove ") {
             assert!(l.contains(" currmovenumber "), "{l}");
             continue;
         }
-        for field in [
-            " seldepth ",
-            " score ",
-            " nodes ",
-            " nps ",
-            " time ",
-            " pv ",
-        ] {
+        for field in [" seldepth ", " score ", " nodes ", " nps ", " time ", " pv "] {
             assert!(l.contains(field), "{field} missing: {l}");
         }
     }
     let best = lines.last().cloned().unwrap_or_default();
     let parts: Vec<&str> = best.split_whitespace().collect();
-    assert!(
-        parts.len() == 2 || (parts.len() == 4 && parts[2] == "ponder"),
-        "{best}"
-    );
+    assert!(parts.len() == 2 || (parts.len() == 4 && parts[2] == "ponder"), "{best}");
 }
 
 #[test]
@@ -467,21 +381,12 @@ fn bad_positions_are_reported_and_the_previous_position_is_kept() {
     let good = e.fen();
     for (line, token) in [
         ("position fen hello", "hello"),
-        (
-            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e5",
-            "e2e5",
-        ),
+        ("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e5", "e2e5"),
         ("position startpos moves e2e4 0000 d2d4", "0000"),
         ("position startpos moves e2e4 e7e5 g1f3 zz", "zz"),
         ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", "king"),
-        (
-            "position fen kkkkkkkk/8/8/8/8/8/8/KKKKKKKK w - - 0 1",
-            "king",
-        ),
-        (
-            "position fen QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/k7/8/8/8/K7 w - - 0 1",
-            "16",
-        ),
+        ("position fen kkkkkkkk/8/8/8/8/8/8/KKKKKKKK w - - 0 1", "king"),
+        ("position fen QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/k7/8/8/8/K7 w - - 0 1", "16"),
         ("position", "position"),
         ("position startpos e2e4", "e2e4"),
     ] {
@@ -496,10 +401,7 @@ fn bad_positions_are_reported_and_the_previous_position_is_kept() {
 fn whitespace_tabs_crlf_and_uppercase_promotions() {
     let mut e = Ox88::start();
     e.send_raw(b"position\tstartpos   moves  e2e4\t e7e5 \r\n");
-    assert_eq!(
-        e.fen(),
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
-    );
+    assert_eq!(e.fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
     e.send("  position   fen   7k/P7/8/8/8/8/8/K7   w - -   moves   A7A8Q  ");
     assert_eq!(e.fen(), "Q6k/8/8/8/8/8/8/K7 b - - 0 1");
     e.send_raw(b"isready\r\n");
@@ -518,14 +420,9 @@ fn chess960_castling_follows_the_option() {
     assert!(e.bestmove(LONG).starts_with("bestmove e1h1"));
     // Shredder-FEN and X-FEN, as cutechess and lichess-bot send them.
     e.send("position fen nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1 moves c1g1");
-    assert_eq!(
-        e.fen(),
-        "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN b gb - 1 1"
-    );
+    assert_eq!(e.fen(), "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN b gb - 1 1");
     e.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
-    assert!(e
-        .fen()
-        .starts_with("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w "));
+    assert!(e.fen().starts_with("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w "));
     e.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w AHah -");
     assert_eq!(e.fen(), ox88::fen::STARTPOS);
 }
@@ -534,10 +431,7 @@ fn chess960_castling_follows_the_option() {
 fn commands_during_a_search_stop_it_first() {
     let mut e = Ox88::start();
     for (cmd, fen_after) in [
-        (
-            "position startpos moves e2e4",
-            Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
-        ),
+        ("position startpos moves e2e4", Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")),
         ("ucinewgame", Some(ox88::fen::STARTPOS)),
         ("go depth 1", None),
     ] {
@@ -572,22 +466,28 @@ fn quit_mid_search_and_eof_exit_promptly_with_code_zero() {
 fn unknown_commands_and_garbled_go_are_reported() {
     let mut e = Ox88::start();
     e.send("foo bar");
-    assert_eq!(
-        e.expect(LONG, "info string"),
-        "info string unknown command: foo bar"
-    );
-    for line in [
-        "isreadyx",
-        "quit now",
-        "go depth x",
-        "go wtime",
-        "go searchmoves e2e5",
-    ] {
+    assert_eq!(e.expect(LONG, "info string"), "info string unknown command: foo bar");
+    for line in ["isreadyx", "quit now"] {
         e.send(line);
         let l = e.expect(LONG, "info string");
         assert!(!l.contains('\n'), "{l}");
         e.assert_no_bestmove_for(Duration::from_millis(100));
     }
+    // A garbled `go` is reported and still searched with what was understood: the GUI
+    // gets its best move rather than losing on time.
+    for line in ["go depth x", "go wtime", "go wtime abc btime 1000"] {
+        e.send(line);
+        let l = e.expect(LONG, "info string");
+        assert!(!l.contains('\n'), "{l}");
+        assert!(e.bestmove(LONG).starts_with("bestmove "));
+    }
+    // An illegal move of `searchmoves` is reported and left out; what remains is a bare
+    // `go`, which searches until `stop`.
+    e.send("go searchmoves e2e5");
+    assert!(e.expect(LONG, "info string").contains("e2e5"));
+    e.assert_no_bestmove_for(Duration::from_millis(100));
+    e.send("stop");
+    assert!(e.bestmove(LONG).starts_with("bestmove "));
     e.send("joho debug on");
     e.send_raw(b"\xff\xfe garbage \x00\n");
     e.send("");
@@ -614,4 +514,30 @@ fn perft_display_and_eval_commands() {
     e.send("bench 1");
     e.expect(Duration::from_secs(60), "Nodes searched");
     e.ready();
+}
+
+#[test]
+fn the_last_pv_shown_starts_with_the_move_played() {
+    // Searches cut off at every kind of moment: the last `info ... pv` before each
+    // `bestmove` must begin with that move (match runners check it).
+    let mut e = Ox88::start();
+    let positions = [
+        "position startpos",
+        "position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    for i in 0..40 {
+        e.send(positions[i % positions.len()]);
+        e.send(&format!("go movetime {}", 20 + 23 * i));
+        let lines = e.until(LONG, "bestmove", |l| l.starts_with("bestmove"));
+        let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default().to_string();
+        let last_pv = lines
+            .iter()
+            .rev()
+            .find_map(|l| l.split(" pv ").nth(1).and_then(|pv| pv.split_whitespace().next()))
+            .unwrap_or_default()
+            .to_string();
+        assert_eq!(last_pv, best, "search {i}:\n{}", lines.join("\n"));
+    }
 }

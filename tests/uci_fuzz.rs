@@ -181,11 +181,7 @@ fn mutate(rng: &mut StdRng, seed: &str) -> String {
             2 if len > 0 => chars.truncate(rng.gen_range(0..len)),
             3 if len > 0 => {
                 let i = rng.gen_range(0..len);
-                chars[i] = if chars[i].is_ascii_lowercase() {
-                    chars[i].to_ascii_uppercase()
-                } else {
-                    'x'
-                };
+                chars[i] = if chars[i].is_ascii_lowercase() { chars[i].to_ascii_uppercase() } else { 'x' };
             }
             4 => {
                 let w = WORDS[rng.gen_range(0..WORDS.len())];
@@ -208,19 +204,13 @@ fn mutate(rng: &mut StdRng, seed: &str) -> String {
             }
             6 => {
                 let s: String = chars.iter().collect();
-                chars = s
-                    .replace(' ', ["  ", "\t", " \t ", "\r "][rng.gen_range(0..4)])
-                    .chars()
-                    .collect();
+                chars = s.replace(' ', ["  ", "\t", " \t ", "\r "][rng.gen_range(0..4)]).chars().collect();
             }
             _ => {
                 // Replace a digit run by a huge or negative number.
                 let s: String = chars.iter().collect();
                 let n = ["256", "-1", "99999999999999999999", "0", "65536"][rng.gen_range(0..5)];
-                chars = s
-                    .replacen(|c: char| c.is_ascii_digit(), n, 1)
-                    .chars()
-                    .collect();
+                chars = s.replacen(|c: char| c.is_ascii_digit(), n, 1).chars().collect();
             }
         }
     }
@@ -231,24 +221,17 @@ fn mutate(rng: &mut StdRng, seed: &str) -> String {
 fn safe_to_run(cmd: &Command) -> bool {
     match cmd {
         Command::Go(_) | Command::Perft(_) | Command::Bench(_) | Command::Quit => false,
-        Command::SetOption { name, value } if name.eq_ignore_ascii_case("hash") => value
-            .as_deref()
-            .and_then(|v| v.trim().parse::<i64>().ok())
-            .map_or(true, |v| v <= 64),
+        Command::SetOption { name, value } if name.eq_ignore_ascii_case("hash") => {
+            value.as_deref().and_then(|v| v.trim().parse::<i64>().ok()).map_or(true, |v| v <= 64)
+        }
         _ => true,
     }
 }
 
 #[test]
 fn random_and_mutated_lines_never_panic_and_bad_lines_change_nothing() {
-    let lines: usize = std::env::var("OX88_FUZZ_LINES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000);
-    let seed: u64 = std::env::var("OX88_FUZZ_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0x0088_0088);
+    let lines: usize = std::env::var("OX88_FUZZ_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let seed: u64 = std::env::var("OX88_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x0088_0088);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut session = Session::new(Output::new(std::io::sink()));
     let (mut parsed, mut rejected, mut executed, mut failed) = (0usize, 0usize, 0usize, 0usize);
@@ -258,27 +241,15 @@ fn random_and_mutated_lines_never_panic_and_bad_lines_change_nothing() {
             session.handle_line(SEEDS[16]);
         }
         let line = random_line(&mut rng);
-        let before = (
-            session.engine().position().to_fen(),
-            session.engine().history().to_vec(),
-            *session.engine().options(),
-        );
-        let after = |s: &Session| {
-            (
-                s.engine().position().to_fen(),
-                s.engine().history().to_vec(),
-                *s.engine().options(),
-            )
-        };
+        let before =
+            (session.engine().position().to_fen(), session.engine().history().to_vec(), *session.engine().options());
+        let after =
+            |s: &Session| (s.engine().position().to_fen(), s.engine().history().to_vec(), *s.engine().options());
         match parse_command(&line) {
             Err(_) => {
                 rejected += 1;
                 session.handle_line(&line);
-                assert_eq!(
-                    after(&session),
-                    before,
-                    "seed {seed} line {i}: rejected line changed state: {line:?}"
-                );
+                assert_eq!(after(&session), before, "seed {seed} line {i}: rejected line changed state: {line:?}");
             }
             Ok(cmd) => {
                 parsed += 1;
@@ -297,8 +268,5 @@ fn random_and_mutated_lines_never_panic_and_bad_lines_change_nothing() {
         }
     }
     eprintln!("{lines} lines: {parsed} parsed ({executed} executed, {failed} failed), {rejected} rejected");
-    assert!(
-        lines < 100_000 || (rejected > 10_000 && executed > 10_000 && failed > 1_000),
-        "fuzz mix too narrow"
-    );
+    assert!(lines < 100_000 || (rejected > 10_000 && executed > 10_000 && failed > 1_000), "fuzz mix too narrow");
 }

@@ -12,7 +12,8 @@
 //!
 //! `cargo run --release --example datagen -- BOOK.epd OUT.txt [--nodes N] [--from I] [--count C]`
 
-use ox88::search::{insufficient_material, Report, Score, SearchLimits, Searcher, SharedControl};
+use ox88::search::{insufficient_material, Report, SearchLimits, Searcher, SharedControl};
+use ox88::value::Score;
 use ox88::Position;
 use std::io::Write;
 
@@ -47,13 +48,7 @@ fn parse_args() -> Result<Args, String> {
         i += 2;
     }
     match positional.as_slice() {
-        [book, out] => Ok(Args {
-            book: book.clone(),
-            out: out.clone(),
-            nodes,
-            from,
-            count,
-        }),
+        [book, out] => Ok(Args { book: book.clone(), out: out.clone(), nodes, from, count }),
         _ => Err("usage: datagen BOOK.epd OUT.txt [--nodes N] [--from I] [--count C]".into()),
     }
 }
@@ -64,11 +59,7 @@ fn play(searcher: &mut Searcher, start: Position, nodes: u64) -> (Vec<String>, f
     let mut keys = vec![pos.key()];
     let mut fens = Vec::new();
     let mut winning_streak = [0u32; 2];
-    let limits = SearchLimits {
-        nodes: Some(nodes),
-        multipv: 1,
-        ..Default::default()
-    };
+    let limits = SearchLimits { nodes: Some(nodes), multipv: 1, ..Default::default() };
     searcher.clear();
     for _ in 0..MAX_PLIES {
         let legal = pos.legal_moves();
@@ -90,12 +81,7 @@ fn play(searcher: &mut Searcher, start: Position, nodes: u64) -> (Vec<String>, f
         let control = SharedControl::default();
         let mut score = 0;
         let outcome = searcher.search(&pos, &keys, &limits, &control, &mut |r| {
-            if let Report::Iteration {
-                score: s,
-                multipv: 1,
-                ..
-            } = r
-            {
+            if let Report::Iteration { score: s, multipv: 1, .. } = r {
                 score = match s {
                     Score::Centipawns(cp) => cp,
                     Score::Mate(n) if n > 0 => 30_000,
@@ -164,15 +150,9 @@ fn main() {
         positions += fens.len();
         score += result;
         if games % 50 == 0 {
-            eprintln!(
-                "{games} games, {positions} positions, White scored {:.3}",
-                score / games as f64
-            );
+            eprintln!("{games} games, {positions} positions, White scored {:.3}", score / games as f64);
         }
     }
     let _ = out.flush();
-    eprintln!(
-        "done: {games} games, {positions} positions, White scored {:.3}",
-        score / games.max(1) as f64
-    );
+    eprintln!("done: {games} games, {positions} positions, White scored {:.3}", score / games.max(1) as f64);
 }

@@ -38,17 +38,11 @@ impl Engine {
                 }
             }
         });
-        Ok(Engine {
-            child,
-            input,
-            lines,
-        })
+        Ok(Engine { child, input, lines })
     }
 
     fn send(&mut self, line: &str) -> Result<Instant, String> {
-        writeln!(self.input, "{line}")
-            .and_then(|_| self.input.flush())
-            .map_err(|e| format!("write '{line}': {e}"))?;
+        writeln!(self.input, "{line}").and_then(|_| self.input.flush()).map_err(|e| format!("write '{line}': {e}"))?;
         Ok(Instant::now())
     }
 
@@ -86,12 +80,7 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn measure(
-    path: &str,
-    threads: usize,
-    trials: usize,
-    search: Duration,
-) -> Result<Vec<Duration>, String> {
+fn measure(path: &str, threads: usize, trials: usize, search: Duration) -> Result<Vec<Duration>, String> {
     let mut e = Engine::start(path)?;
     e.send("uci")?;
     e.wait_for("uciok", Duration::from_secs(10))?;
@@ -119,16 +108,8 @@ fn run() -> Result<(), String> {
     while let Some(a) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match a.as_str() {
-            "--trials" => {
-                trials = value("--trials")?
-                    .parse()
-                    .map_err(|e| format!("--trials: {e}"))?
-            }
-            "--search-ms" => {
-                search_ms = value("--search-ms")?
-                    .parse()
-                    .map_err(|e| format!("--search-ms: {e}"))?
-            }
+            "--trials" => trials = value("--trials")?.parse().map_err(|e| format!("--trials: {e}"))?,
+            "--search-ms" => search_ms = value("--search-ms")?.parse().map_err(|e| format!("--search-ms: {e}"))?,
             "--threads" => {
                 threads = value("--threads")?
                     .split(',')
@@ -145,9 +126,7 @@ fn run() -> Result<(), String> {
     if trials == 0 {
         return Err("--trials must be at least 1".into());
     }
-    println!(
-        "engine {path}, {trials} trials per thread count, stop after {search_ms} ms of go infinite"
-    );
+    println!("engine {path}, {trials} trials per thread count, stop after {search_ms} ms of go infinite");
     for t in threads {
         let lat = measure(&path, t, trials, Duration::from_millis(search_ms))?;
         let first = lat[0];

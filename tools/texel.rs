@@ -10,7 +10,7 @@
 //! 2. The prediction is `sigmoid(K * eval_white / 400)`, `sigmoid(x) = 1 / (1 + 10^-x)`; K is
 //!    first fitted to the current weights (golden-section search on K).
 //!    Besides the `Weights`, the tuner varies a material correction per piece kind (applied
-//!    here, outside the engine); a tuned correction is folded into `psqt::MATERIAL`.
+//!    here, outside the engine); a tuned correction is folded into `the mg and eg columns of value::PIECE_VALUES`.
 //! 3. The mean squared error over all positions is minimised by coordinate descent: each
 //!    weight in turn is moved by +step, else by -step, and kept if the error drops; passes
 //!    repeat (step 4, then 2, then 1) until no weight improves.
@@ -21,7 +21,7 @@
 
 use ox88::eval::{evaluate_with_weights, Weights, WEIGHTS};
 use ox88::piece::{Color, Kind, Piece};
-use ox88::psqt::{Score, PHASE};
+use ox88::psqt::{Tapered, PHASE};
 use ox88::see::see;
 use ox88::tactics::san;
 use ox88::Position;
@@ -32,10 +32,7 @@ struct Sample {
 }
 
 fn normalize(s: &str) -> String {
-    s.replace("0-0", "O-O")
-        .chars()
-        .filter(|c| !matches!(c, '+' | '#' | '!' | '?'))
-        .collect()
+    s.replace("0-0", "O-O").chars().filter(|c| !matches!(c, '+' | '#' | '!' | '?')).collect()
 }
 
 /// Reads games from PGN text: headers (for `FEN` and `Result`) and SAN movetext.
@@ -43,14 +40,10 @@ fn read_pgn(text: &str, out: &mut Vec<Sample>) {
     let mut fen: Option<String> = None;
     let mut result: Option<f64> = None;
     let mut movetext = String::new();
-    let flush = |fen: &mut Option<String>,
-                 result: &mut Option<f64>,
-                 movetext: &mut String,
-                 out: &mut Vec<Sample>| {
+    let flush = |fen: &mut Option<String>, result: &mut Option<f64>, movetext: &mut String, out: &mut Vec<Sample>| {
         if let Some(r) = *result {
-            let start = fen.clone().unwrap_or_else(|| {
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into()
-            });
+            let start =
+                fen.clone().unwrap_or_else(|| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into());
             if let Ok(mut pos) = Position::from_fen(&start) {
                 let mut depth = 0;
                 let mut in_comment = false;
@@ -68,21 +61,13 @@ fn read_pgn(text: &str, out: &mut Vec<Sample>) {
                         continue;
                     }
                     let want = normalize(tok);
-                    let Some(m) = pos
-                        .legal_moves()
-                        .iter()
-                        .copied()
-                        .find(|&m| san(&pos, m) == want)
-                    else {
+                    let Some(m) = pos.legal_moves().iter().copied().find(|&m| san(&pos, m) == want) else {
                         break;
                     };
                     pos.make(m);
                     depth += 1;
                     if depth >= 10 && is_quiet(&pos) {
-                        out.push(Sample {
-                            pos: pos.clone(),
-                            result: r,
-                        });
+                        out.push(Sample { pos: pos.clone(), result: r });
                     }
                 }
             }
@@ -117,11 +102,7 @@ fn read_pgn(text: &str, out: &mut Vec<Sample>) {
 }
 
 fn is_quiet(pos: &Position) -> bool {
-    !pos.in_check()
-        && pos
-            .legal_tactical_moves()
-            .iter()
-            .all(|&m| !m.is_promotion() && see(pos, m) <= 0)
+    !pos.in_check() && pos.legal_tactical_moves().iter().all(|&m| !m.is_promotion() && see(pos, m) <= 0)
 }
 
 /// Reads `FEN | result` lines written by `tools/datagen.rs`; unreadable lines are skipped.
@@ -130,8 +111,7 @@ fn read_datagen(text: &str, out: &mut Vec<Sample>) {
         let Some((fen, result)) = line.split_once('|') else {
             continue;
         };
-        let (Ok(pos), Ok(result)) = (Position::from_fen(fen.trim()), result.trim().parse::<f64>())
-        else {
+        let (Ok(pos), Ok(result)) = (Position::from_fen(fen.trim()), result.trim().parse::<f64>()) else {
             continue;
         };
         if is_quiet(&pos) {
@@ -144,7 +124,7 @@ fn read_datagen(text: &str, out: &mut Vec<Sample>) {
 #[derive(Clone, Debug)]
 struct Params {
     weights: Weights,
-    material: [Score; 6],
+    material: [Tapered; 6],
 }
 
 impl Params {
@@ -159,15 +139,9 @@ impl Params {
 }
 
 /// The material correction blended by phase as the evaluation does (White's view).
-fn material_correction(pos: &Position, material: &[Score; 6]) -> f64 {
+fn material_correction(pos: &Position, material: &[Tapered; 6]) -> f64 {
     let (mut mg, mut eg, mut phase) = (0, 0, 0);
-    for kind in [
-        Kind::Pawn,
-        Kind::Knight,
-        Kind::Bishop,
-        Kind::Rook,
-        Kind::Queen,
-    ] {
+    for kind in [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen] {
         let white = pos.count_of(Piece::new(Color::White, kind)) as i32;
         let black = pos.count_of(Piece::new(Color::Black, kind)) as i32;
         mg += (white - black) * material[kind.index()].mg;
@@ -180,11 +154,7 @@ fn material_correction(pos: &Position, material: &[Score; 6]) -> f64 {
 
 fn white_eval(pos: &Position, p: &Params) -> f64 {
     let v = evaluate_with_weights(pos, &p.weights) as f64;
-    let v = if pos.side_to_move() == Color::White {
-        v
-    } else {
-        -v
-    };
+    let v = if pos.side_to_move() == Color::White { v } else { -v };
     v + material_correction(pos, &p.material)
 }
 
@@ -197,18 +167,14 @@ fn error(samples: &[Sample], p: &Params, k: f64, threads: usize) -> f64 {
                 scope.spawn(move || {
                     part.iter()
                         .map(|s| {
-                            let predicted =
-                                1.0 / (1.0 + 10f64.powf(-k * white_eval(&s.pos, p) / 400.0));
+                            let predicted = 1.0 / (1.0 + 10f64.powf(-k * white_eval(&s.pos, p) / 400.0));
                             (s.result - predicted) * (s.result - predicted)
                         })
                         .sum::<f64>()
                 })
             })
             .collect();
-        parts
-            .into_iter()
-            .map(|h| h.join().unwrap_or(f64::NAN))
-            .sum()
+        parts.into_iter().map(|h| h.join().unwrap_or(f64::NAN)).sum()
     });
     sum / samples.len().max(1) as f64
 }
@@ -255,18 +221,11 @@ fn main() {
             Err(e) => eprintln!("cannot read {f}: {e}"),
         }
     }
-    eprintln!(
-        "{} quiet positions from {} file(s)",
-        samples.len(),
-        files.len()
-    );
+    eprintln!("{} quiet positions from {} file(s)", samples.len(), files.len());
     if samples.is_empty() {
         std::process::exit(2);
     }
-    let mut p = Params {
-        weights: WEIGHTS.clone(),
-        material: [Score::default(); 6],
-    };
+    let mut p = Params { weights: WEIGHTS.clone(), material: [Tapered::default(); 6] };
     let k = fit_k(&samples, &p, threads);
     let mut best = error(&samples, &p, k, threads);
     eprintln!("K = {k:.3}, initial error {best:.6}");
@@ -294,8 +253,5 @@ fn main() {
         }
     }
     println!("{:#?}", p.weights);
-    println!(
-        "material correction (add to psqt::MATERIAL): {:?}",
-        p.material
-    );
+    println!("material correction (add to the mg and eg columns of value::PIECE_VALUES): {:?}", p.material);
 }

@@ -18,10 +18,7 @@ pub enum FenRepair {
     /// The castling letter `right` was dropped.
     CastlingRightDropped { right: char, fault: CastlingFault },
     /// The en passant square was dropped.
-    EnPassantDropped {
-        square: Square,
-        fault: EnPassantFault,
-    },
+    EnPassantDropped { square: Square, fault: EnPassantFault },
     /// A counter beyond 65,535 (`given` as written) was read as 65,535.
     CounterSaturated { counter: Counter, given: String },
 }
@@ -84,10 +81,9 @@ impl fmt::Display for FenRepair {
                     CastlingFault::KingOffBackRank(sq) => {
                         write!(f, "the {colour} king is on {sq}, not on its first rank")
                     }
-                    CastlingFault::KingOffStartSquare(sq) => write!(
-                        f,
-                        "the {colour} king is on {sq}, not on the e-file (set UCI_Chess960 for Chess960)"
-                    ),
+                    CastlingFault::KingOffStartSquare(sq) => {
+                        write!(f, "the {colour} king is on {sq}, not on the e-file (set UCI_Chess960 for Chess960)")
+                    }
                     CastlingFault::NoRookOn(sq) => write!(f, "no {colour} rook on {sq}"),
                     CastlingFault::NoRookBesideKing => {
                         write!(f, "no {colour} rook on that side of the king")
@@ -97,25 +93,14 @@ impl fmt::Display for FenRepair {
             }
             FenRepair::EnPassantDropped { square, fault } => {
                 // The side that just moved is the one whose pawn would stand in front of it.
-                let mover = if square.rank() == 5 {
-                    Color::Black
-                } else {
-                    Color::White
-                };
+                let mover = if square.rank() == 5 { Color::Black } else { Color::White };
                 write!(f, "en passant square {square} dropped: ")?;
                 match fault {
                     EnPassantFault::WrongRank => {
-                        write!(
-                            f,
-                            "not on the rank a double push of the side not to move crosses"
-                        )
+                        write!(f, "not on the rank a double push of the side not to move crosses")
                     }
                     EnPassantFault::NoPawnOn(sq) => {
-                        write!(
-                            f,
-                            "no {} pawn on {sq} that could have made a double push",
-                            colour_name(mover)
-                        )
+                        write!(f, "no {} pawn on {sq} that could have made a double push", colour_name(mover))
                     }
                     EnPassantFault::Occupied(sq) => {
                         write!(f, "{sq} is occupied, so no double push can have crossed it")
@@ -147,22 +132,14 @@ mod tests {
     /// refuses `fen` (counters aside), the repaired position is consistent, and its own FEN reads back strictly
     /// as the same position.
     fn repaired(fen: &str, chess960: bool) -> (String, Vec<FenRepair>) {
-        let (pos, repairs) =
-            Position::from_fen_repaired(fen, chess960).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let (pos, repairs) = Position::from_fen_repaired(fen, chess960).unwrap_or_else(|e| panic!("{fen}: {e}"));
         pos.check_consistency().unwrap();
         let out = pos.to_fen();
-        let reread = Position::from_fen_with(&out, pos.is_chess960())
-            .unwrap_or_else(|e| panic!("{out}: {e}"));
+        let reread = Position::from_fen_with(&out, pos.is_chess960()).unwrap_or_else(|e| panic!("{out}: {e}"));
         assert_eq!(reread.key(), pos.key(), "{out}");
         // Counters saturate in the strict reader too; every other repair mends what it refuses.
-        if repairs
-            .iter()
-            .any(|r| !matches!(r, FenRepair::CounterSaturated { .. }))
-        {
-            assert!(
-                Position::from_fen_with(fen, chess960).is_err(),
-                "{fen} needed no repair"
-            );
+        if repairs.iter().any(|r| !matches!(r, FenRepair::CounterSaturated { .. })) {
+            assert!(Position::from_fen_with(fen, chess960).is_err(), "{fen} needed no repair");
         }
         (out, repairs)
     }
@@ -171,17 +148,8 @@ mod tests {
     fn a_castling_right_without_its_rook_is_dropped() {
         let (fen, r) = repaired("r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1", false);
         assert_eq!(fen, "r3k2r/8/8/8/8/8/8/R3K1R1 w Qkq - 0 1");
-        assert_eq!(
-            r,
-            vec![FenRepair::CastlingRightDropped {
-                right: 'K',
-                fault: CastlingFault::NoRookOn(sq("h1"))
-            }]
-        );
-        assert_eq!(
-            r[0].to_string(),
-            "castling right 'K' dropped: no white rook on h1"
-        );
+        assert_eq!(r, vec![FenRepair::CastlingRightDropped { right: 'K', fault: CastlingFault::NoRookOn(sq("h1")) }]);
+        assert_eq!(r[0].to_string(), "castling right 'K' dropped: no white rook on h1");
         // Both black rights, no rooks at all.
         let (fen, r) = repaired("4k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false);
         assert_eq!(fen, "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
@@ -195,20 +163,14 @@ mod tests {
         assert_eq!(fen, "r3k2r/8/8/8/8/8/4K3/R6R w kq - 0 1");
         assert_eq!(
             r[0],
-            FenRepair::CastlingRightDropped {
-                right: 'K',
-                fault: CastlingFault::KingOffBackRank(sq("e2"))
-            }
+            FenRepair::CastlingRightDropped { right: 'K', fault: CastlingFault::KingOffBackRank(sq("e2")) }
         );
         // Standard chess: a king on d1 has no KQ rights, however the rooks stand.
         let (fen, r) = repaired("4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1", false);
         assert_eq!(fen, "4k3/8/8/8/8/8/8/R2K3R w - - 0 1");
         assert_eq!(
             r[0],
-            FenRepair::CastlingRightDropped {
-                right: 'K',
-                fault: CastlingFault::KingOffStartSquare(sq("d1"))
-            }
+            FenRepair::CastlingRightDropped { right: 'K', fault: CastlingFault::KingOffStartSquare(sq("d1")) }
         );
         // The same FEN in Chess960 mode is fine.
         let (fen, r) = repaired("4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1", true);
@@ -220,137 +182,72 @@ mod tests {
     fn shredder_and_x_fen_letters_without_rooks_are_dropped() {
         let (fen, r) = repaired("1r2k1r1/8/8/8/8/8/8/RR2K2R w HBgc - 0 1", false);
         assert_eq!(fen, "1r2k1r1/8/8/8/8/8/8/RR2K2R w KBg - 0 1");
-        assert_eq!(
-            r,
-            vec![FenRepair::CastlingRightDropped {
-                right: 'c',
-                fault: CastlingFault::NoRookOn(sq("c8"))
-            }]
-        );
+        assert_eq!(r, vec![FenRepair::CastlingRightDropped { right: 'c', fault: CastlingFault::NoRookOn(sq("c8")) }]);
         let (_, r) = repaired("4k3/8/8/8/8/8/8/R3K3 w K - 0 1", true);
-        assert_eq!(
-            r,
-            vec![FenRepair::CastlingRightDropped {
-                right: 'K',
-                fault: CastlingFault::NoRookBesideKing
-            }]
-        );
+        assert_eq!(r, vec![FenRepair::CastlingRightDropped { right: 'K', fault: CastlingFault::NoRookBesideKing }]);
         // A letter naming the king's own square; dropped, it does not make the game Chess960.
         let (fen, r) = repaired("4k3/8/8/8/8/8/8/R3K2R w E - 0 1", false);
         assert_eq!(fen, "4k3/8/8/8/8/8/8/R3K2R w - - 0 1");
-        assert_eq!(
-            r,
-            vec![FenRepair::CastlingRightDropped {
-                right: 'E',
-                fault: CastlingFault::NoRookOn(sq("e1"))
-            }]
-        );
+        assert_eq!(r, vec![FenRepair::CastlingRightDropped { right: 'E', fault: CastlingFault::NoRookOn(sq("e1")) }]);
     }
 
     #[test]
     fn a_repeated_right_is_dropped_once() {
         let (fen, r) = repaired("4k3/8/8/8/8/8/8/4K2R w KK - 0 1", false);
         assert_eq!(fen, "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
-        assert_eq!(
-            r,
-            vec![FenRepair::CastlingRightDropped {
-                right: 'K',
-                fault: CastlingFault::Repeated
-            }]
-        );
+        assert_eq!(r, vec![FenRepair::CastlingRightDropped { right: 'K', fault: CastlingFault::Repeated }]);
     }
 
     #[test]
     fn an_impossible_en_passant_square_is_dropped() {
         // No black pawn on e5.
-        let (fen, r) = repaired(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
-            false,
-        );
+        let (fen, r) = repaired("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", false);
         assert_eq!(fen, crate::fen::STARTPOS);
         assert_eq!(
             r,
-            vec![FenRepair::EnPassantDropped {
-                square: sq("e6"),
-                fault: EnPassantFault::NoPawnOn(sq("e5"))
-            }]
+            vec![FenRepair::EnPassantDropped { square: sq("e6"), fault: EnPassantFault::NoPawnOn(sq("e5")) }]
         );
         assert_eq!(
             r[0].to_string(),
             "en passant square e6 dropped: no black pawn on e5 that could have made a double push"
         );
         // The wrong rank for the side to move (e3 with White to move).
-        let (fen, r) = repaired(
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
-            false,
-        );
-        assert_eq!(
-            fen,
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1"
-        );
-        assert_eq!(
-            r,
-            vec![FenRepair::EnPassantDropped {
-                square: sq("e3"),
-                fault: EnPassantFault::WrongRank
-            }]
-        );
+        let (fen, r) = repaired("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1", false);
+        assert_eq!(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
+        assert_eq!(r, vec![FenRepair::EnPassantDropped { square: sq("e3"), fault: EnPassantFault::WrongRank }]);
         // The pawn's start square is occupied: it cannot have come from there.
         let (_, r) = repaired("4k3/4b3/8/3Pp3/8/8/8/4K3 w - e6 0 1", false);
         assert_eq!(
             r,
-            vec![FenRepair::EnPassantDropped {
-                square: sq("e6"),
-                fault: EnPassantFault::Occupied(sq("e7"))
-            }]
+            vec![FenRepair::EnPassantDropped { square: sq("e6"), fault: EnPassantFault::Occupied(sq("e7")) }]
         );
         // A square no pawn can use is not a fault: FEN writes it after every double push.
-        let (fen, r) = repaired(
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
-            false,
-        );
+        let (fen, r) = repaired("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", false);
         assert!(r.is_empty(), "{r:?}");
         assert!(fen.contains(" b KQkq - "), "{fen}");
         // A square one pawn can use stays.
-        let (fen, r) = repaired(
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            false,
-        );
+        let (fen, r) = repaired("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false);
         assert!(r.is_empty());
         assert!(fen.contains(" f6 "), "{fen}");
     }
 
     #[test]
     fn counters_beyond_u16_saturate() {
-        let (fen, r) = repaired(
-            "4k3/8/8/8/8/8/8/4K3 w - - 70000 99999999999999999999999",
-            false,
-        );
+        let (fen, r) = repaired("4k3/8/8/8/8/8/8/4K3 w - - 70000 99999999999999999999999", false);
         assert_eq!(fen, "4k3/8/8/8/8/8/8/4K3 w - - 65535 65535");
         assert_eq!(
             r,
             vec![
-                FenRepair::CounterSaturated {
-                    counter: Counter::Halfmove,
-                    given: "70000".into()
-                },
-                FenRepair::CounterSaturated {
-                    counter: Counter::Fullmove,
-                    given: "99999999999999999999999".into()
-                }
+                FenRepair::CounterSaturated { counter: Counter::Halfmove, given: "70000".into() },
+                FenRepair::CounterSaturated { counter: Counter::Fullmove, given: "99999999999999999999999".into() }
             ]
         );
         assert_eq!(r[0].to_string(), "halfmove clock 70000 read as 65535");
         // The strict reader saturates too (a count is no reason to refuse a position).
         let strict = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 65536 65536").unwrap();
-        assert_eq!(
-            (strict.halfmove_clock(), strict.fullmove_number()),
-            (65535, 65535)
-        );
+        assert_eq!((strict.halfmove_clock(), strict.fullmove_number()), (65535, 65535));
         // 65,535 itself is no repair; signs and other text are still errors.
-        assert!(repaired("4k3/8/8/8/8/8/8/4K3 w - - 65535 65535", false)
-            .1
-            .is_empty());
+        assert!(repaired("4k3/8/8/8/8/8/8/4K3 w - - 65535 65535", false).1.is_empty());
         assert_eq!(
             Position::from_fen_repaired("4k3/8/8/8/8/8/8/4K3 w - - -1 1", false).unwrap_err(),
             FenError::BadHalfmoveClock("-1".into())
@@ -374,48 +271,19 @@ mod tests {
     fn unusable_fens_stay_errors() {
         use crate::piece::Color;
         for (fen, error) in [
-            (
-                "8/8/8/8/8/8/8/4K3 w - - 0 1",
-                FenError::MissingKing(Color::Black),
-            ),
-            (
-                "4k2P/8/8/8/8/8/8/4K3 w - - 0 1",
-                FenError::PawnOnBackRank(sq("h8")),
-            ),
+            ("8/8/8/8/8/8/8/4K3 w - - 0 1", FenError::MissingKing(Color::Black)),
+            ("4k2P/8/8/8/8/8/8/4K3 w - - 0 1", FenError::PawnOnBackRank(sq("h8"))),
             ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", FenError::OpponentInCheck),
-            (
-                "4k3/8/8/8/8/8/8/4K2R w Kx - 0 1",
-                FenError::BadCastling("Kx".into()),
-            ),
-            (
-                "4k3/8/8/8/8/8/8/4K2R w - e9 0 1",
-                FenError::BadEnPassant("e9".into()),
-            ),
-            (
-                "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
-                FenError::BadSideToMove("x".into()),
-            ),
+            ("4k3/8/8/8/8/8/8/4K2R w Kx - 0 1", FenError::BadCastling("Kx".into())),
+            ("4k3/8/8/8/8/8/8/4K2R w - e9 0 1", FenError::BadEnPassant("e9".into())),
+            ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", FenError::BadSideToMove("x".into())),
             ("hello", FenError::FieldCount(1)),
-            (
-                "4k3/8/8/8/8/8/8/4KK2 w - - 0 1",
-                FenError::TooManyKings(Color::White),
-            ),
+            ("4k3/8/8/8/8/8/8/4KK2 w - - 0 1", FenError::TooManyKings(Color::White)),
             // Three checkers: no legal sequence of moves leads here.
-            (
-                "4k3/8/3N4/1B6/8/8/8/4R1K1 b - - 0 1",
-                FenError::ImpossibleCheck,
-            ),
+            ("4k3/8/3N4/1B6/8/8/8/4R1K1 b - - 0 1", FenError::ImpossibleCheck),
         ] {
-            assert_eq!(
-                Position::from_fen_repaired(fen, false).unwrap_err(),
-                error,
-                "{fen}"
-            );
-            assert_eq!(
-                Position::from_fen_repaired(fen, true).unwrap_err(),
-                error,
-                "{fen}"
-            );
+            assert_eq!(Position::from_fen_repaired(fen, false).unwrap_err(), error, "{fen}");
+            assert_eq!(Position::from_fen_repaired(fen, true).unwrap_err(), error, "{fen}");
         }
     }
 
@@ -430,10 +298,7 @@ mod tests {
             for chess960 in [false, true] {
                 let (pos, repairs) = Position::from_fen_repaired(fen, chess960).unwrap();
                 assert!(repairs.is_empty(), "{fen}: {repairs:?}");
-                assert_eq!(
-                    pos.key(),
-                    Position::from_fen_with(fen, chess960).unwrap().key()
-                );
+                assert_eq!(pos.key(), Position::from_fen_with(fen, chess960).unwrap().key());
             }
         }
     }

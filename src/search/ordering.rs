@@ -2,15 +2,16 @@
 //!
 //! Order at a node: the hash move; captures that do not lose material (by SEE, ranked by
 //! MVV-LVA) and queen promotions; the two killers of the ply; the counter-move to the
-//! opponent's last move; other quiet moves by history; losing captures last. The main
-//! search gets its moves in that order from [`super::picker`], which generates each group
-//! only when it is reached; quiescence and the root order whole lists with [`pick`].
+//! opponent's last move; other quiet moves by history; losing captures last. Every node
+//! gets its moves from [`super::picker`], which generates each group only when it is
+//! reached; quiescence and the root order whole lists by [`list_score`].
 
 use crate::mv::Move;
 use crate::piece::{Kind, Piece};
 use crate::position::Position;
-use crate::search::MAX_PLY;
-use crate::see::{see, see_value, SEE_VALUE};
+use crate::see::see;
+use crate::value::MAX_PLY;
+use crate::value::{nominal, nominal_of};
 
 pub const HASH_MOVE: i32 = 1 << 30;
 pub const GOOD_CAPTURE: i32 = 1 << 29;
@@ -45,13 +46,9 @@ impl Default for OrderTables {
 /// Most valuable victim, least valuable attacker.
 #[inline(always)]
 pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    let victim = if m.is_en_passant() {
-        SEE_VALUE[0]
-    } else {
-        see_value(pos.piece_at(m.to()))
-    };
+    let victim = if m.is_en_passant() { nominal(Kind::Pawn) } else { nominal_of(pos.piece_at(m.to())) };
     let attacker = pos.piece_at(m.from()).kind().index() as i32;
-    victim * 8 - attacker + m.promotion_kind().map_or(0, |k| SEE_VALUE[k.index()])
+    victim * 8 - attacker + m.promotion_kind().map_or(0, nominal)
 }
 
 impl OrderTables {
@@ -104,16 +101,10 @@ impl OrderTables {
         (prev_piece, prev): (Piece, Move),
     ) {
         let bonus = (depth * depth + depth).min(1200);
-        Self::nudge(
-            &mut self.history[side][best.from().index64()][best.to().index64()],
-            bonus,
-        );
+        Self::nudge(&mut self.history[side][best.from().index64()][best.to().index64()], bonus);
         for &m in tried {
             if m != best {
-                Self::nudge(
-                    &mut self.history[side][m.from().index64()][m.to().index64()],
-                    -bonus,
-                );
+                Self::nudge(&mut self.history[side][m.from().index64()][m.to().index64()], -bonus);
             }
         }
         if self.killers[ply][0] != best {
@@ -145,25 +136,20 @@ pub fn tactical_score(pos: &Position, m: Move) -> i32 {
 /// without looking further; otherwise ask SEE.
 #[inline(always)]
 pub fn capture_is_good(pos: &Position, m: Move) -> bool {
-    let attacker = see_value(pos.piece_at(m.from()));
-    let victim = if m.is_en_passant() {
-        SEE_VALUE[0]
-    } else {
-        see_value(pos.piece_at(m.to()))
-    };
+    let attacker = nominal_of(pos.piece_at(m.from()));
+    let victim = if m.is_en_passant() { nominal(Kind::Pawn) } else { nominal_of(pos.piece_at(m.to())) };
     victim >= attacker || see(pos, m) >= 0
 }
 
-/// Moves the best-scored move of `moves[i..]` to position `i` and returns it.
+/// The score of a move in a list ordered at once (quiescence, the root's first order): the
+/// hash move, then captures and promotions by MVV-LVA, then quiet moves by `quiet`.
 #[inline(always)]
-pub fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> (Move, i32) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
+pub fn list_score(pos: &Position, m: Move, hash_move: Move, quiet: impl Fn(Move) -> i32) -> i32 {
+    if m == hash_move {
+        HASH_MOVE
+    } else if m.is_tactical() {
+        GOOD_CAPTURE + mvv_lva(pos, m)
+    } else {
+        quiet(m)
     }
-    moves.swap(i, best);
-    scores.swap(i, best);
-    (moves[i], scores[i])
 }

@@ -1,4 +1,4 @@
-//! Staged move picking for the main search.
+//! Staged move picking: the one place that decides in which order a node tries its moves.
 //!
 //! Most nodes that fail high do so on the first or second move tried, so a node should not
 //! pay for moves it never looks at. The picker hands out moves in stages and generates each
@@ -14,9 +14,12 @@
 //!
 //! In check the evasions are few: they are generated at once and ordered by the same scores.
 //! No move comes out twice, and every legal move comes out once unless quiets are skipped.
+//!
+//! Quiescence has a stage of its own: its captures and promotions (all evasions in check)
+//! are generated at once and handed out by [`list_score`], the order the root starts from.
 
 use super::ordering::{
-    mvv_lva, tactical_score, OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE, KILLER_1, KILLER_2,
+    list_score, mvv_lva, tactical_score, OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE, KILLER_1, KILLER_2,
 };
 use crate::attacks::Threats;
 use crate::movegen::{gen, MoveSink};
@@ -37,6 +40,8 @@ enum Stage {
     BadTactical,
     GenerateEvasions,
     Evasions,
+    GenerateQuiescence,
+    Quiescence,
     Done,
 }
 
@@ -55,18 +60,13 @@ struct ScoredList {
 impl ScoredList {
     #[inline(always)]
     fn new() -> ScoredList {
-        ScoredList {
-            entries: [const { MaybeUninit::uninit() }; MAX_MOVES],
-            len: 0,
-        }
+        ScoredList { entries: [const { MaybeUninit::uninit() }; MAX_MOVES], len: 0 }
     }
 
     #[inline(always)]
     fn as_mut_slice(&mut self) -> &mut [ScoredMove] {
         // SAFETY: the first `len` entries were written by `push`, and ScoredMove is plain data.
-        unsafe {
-            std::slice::from_raw_parts_mut(self.entries.as_mut_ptr() as *mut ScoredMove, self.len)
-        }
+        unsafe { std::slice::from_raw_parts_mut(self.entries.as_mut_ptr() as *mut ScoredMove, self.len) }
     }
 }
 
@@ -99,17 +99,29 @@ pub struct MovePicker {
 impl MovePicker {
     pub fn new(pos: &Position, hash_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
         let threats = pos.threats();
-        let stage = if threats.checkers.count() > 0 {
-            Stage::GenerateEvasions
-        } else {
-            Stage::HashMove
-        };
+        let stage = if threats.checkers.count() > 0 { Stage::GenerateEvasions } else { Stage::HashMove };
         MovePicker {
             stage,
             hash_move,
             killers,
             counter,
             threats,
+            list: ScoredList::new(),
+            cur: 0,
+            end: 0,
+            bad_end: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// The picker of a quiescence node: captures and promotions, or every evasion in check.
+    pub fn quiescence(pos: &Position, hash_move: Move) -> MovePicker {
+        MovePicker {
+            stage: Stage::GenerateQuiescence,
+            hash_move,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            threats: pos.threats(),
             list: ScoredList::new(),
             cur: 0,
             end: 0,
@@ -131,16 +143,12 @@ impl MovePicker {
             match self.stage {
                 Stage::HashMove => {
                     self.stage = Stage::GenerateTactical;
-                    if !self.hash_move.is_none() && pos.is_legal_with(&self.threats, self.hash_move)
-                    {
+                    if !self.hash_move.is_none() && pos.is_legal_with(&self.threats, self.hash_move) {
                         return Some((self.hash_move, HASH_MOVE));
                     }
                 }
                 Stage::GenerateTactical => {
-                    pos.generate_with::<{ gen::TACTICAL }, ScoredList>(
-                        &self.threats,
-                        &mut self.list,
-                    );
+                    pos.generate_with::<{ gen::TACTICAL }, ScoredList>(&self.threats, &mut self.list);
                     for entry in self.list.as_mut_slice() {
                         entry.score = mvv_lva(pos, entry.mv);
                     }
@@ -202,8 +210,7 @@ impl MovePicker {
                 Stage::Quiets => {
                     while self.cur < self.end && !self.skip_quiets {
                         let ScoredMove { mv, score } = self.take_best();
-                        if mv != self.hash_move && !self.killers.contains(&mv) && mv != self.counter
-                        {
+                        if mv != self.hash_move && !self.killers.contains(&mv) && mv != self.counter {
                             return Some((mv, score));
                         }
                     }
@@ -221,13 +228,26 @@ impl MovePicker {
                     let side = pos.side_to_move().index();
                     for i in 0..self.list.len {
                         let mv = self.list.as_mut_slice()[i].mv;
-                        self.list.as_mut_slice()[i].score =
-                            self.evasion_score(pos, order, side, mv);
+                        self.list.as_mut_slice()[i].score = self.evasion_score(pos, order, side, mv);
                     }
                     (self.cur, self.end) = (0, self.list.len);
                     self.stage = Stage::Evasions;
                 }
-                Stage::Evasions => {
+                Stage::GenerateQuiescence => {
+                    if self.threats.checkers.count() > 0 {
+                        pos.generate_with::<{ gen::ALL }, ScoredList>(&self.threats, &mut self.list);
+                    } else {
+                        pos.generate_with::<{ gen::TACTICAL }, ScoredList>(&self.threats, &mut self.list);
+                    }
+                    let side = pos.side_to_move().index();
+                    let hash_move = self.hash_move;
+                    for entry in self.list.as_mut_slice() {
+                        entry.score = list_score(pos, entry.mv, hash_move, |m| order.history(side, m));
+                    }
+                    (self.cur, self.end) = (0, self.list.len);
+                    self.stage = Stage::Quiescence;
+                }
+                Stage::Evasions | Stage::Quiescence => {
                     if self.cur < self.end {
                         let ScoredMove { mv, score } = self.take_best();
                         return Some((mv, score));
@@ -346,24 +366,11 @@ mod tests {
             let mut choose = || candidates[rng.gen_range(0..candidates.len())];
             let (hash, k1, k2, counter) = (choose(), choose(), choose(), choose());
             let mut picker = MovePicker::new(&pos, hash, [k1, k2], counter);
-            let picked: Vec<Move> = drain(&mut picker, &pos, &order)
-                .into_iter()
-                .map(|(m, _)| m)
-                .collect();
+            let picked: Vec<Move> = drain(&mut picker, &pos, &order).into_iter().map(|(m, _)| m).collect();
             let unique: HashSet<Move> = picked.iter().copied().collect();
-            assert_eq!(
-                unique.len(),
-                picked.len(),
-                "a move came out twice in {}: {picked:?}",
-                pos.to_fen()
-            );
+            assert_eq!(unique.len(), picked.len(), "a move came out twice in {}: {picked:?}", pos.to_fen());
             let expected: HashSet<Move> = legal.iter().copied().collect();
-            assert_eq!(
-                unique,
-                expected,
-                "{} hash {hash:?} killers {k1:?} {k2:?} counter {counter:?}",
-                pos.to_fen()
-            );
+            assert_eq!(unique, expected, "{} hash {hash:?} killers {k1:?} {k2:?} counter {counter:?}", pos.to_fen());
         }
     }
 
@@ -378,17 +385,9 @@ mod tests {
             let Some(&hash) = legal.iter().find(|m| !m.is_tactical()) else {
                 continue;
             };
-            let killer = stale
-                .iter()
-                .copied()
-                .find(|&m| m != hash && !m.is_tactical() && pos.is_legal(m));
+            let killer = stale.iter().copied().find(|&m| m != hash && !m.is_tactical() && pos.is_legal(m));
             let picked = drain(
-                &mut MovePicker::new(
-                    &pos,
-                    hash,
-                    [killer.unwrap_or(Move::NONE), Move::NONE],
-                    Move::NONE,
-                ),
+                &mut MovePicker::new(&pos, hash, [killer.unwrap_or(Move::NONE), Move::NONE], Move::NONE),
                 &pos,
                 &order,
             );
@@ -401,28 +400,14 @@ mod tests {
                 _ => 4,
             };
             let bands: Vec<i32> = picked.iter().map(|&(_, s)| band(s)).collect();
-            assert!(
-                bands.windows(2).all(|w| w[0] <= w[1]),
-                "{}: bands {bands:?} for {picked:?}",
-                pos.to_fen()
-            );
+            assert!(bands.windows(2).all(|w| w[0] <= w[1]), "{}: bands {bands:?} for {picked:?}", pos.to_fen());
             if let Some(k) = killer {
-                assert!(
-                    picked.contains(&(k, KILLER_1)),
-                    "{}: killer {k:?} missing from {picked:?}",
-                    pos.to_fen()
-                );
+                assert!(picked.contains(&(k, KILLER_1)), "{}: killer {k:?} missing from {picked:?}", pos.to_fen());
             }
             for &(m, s) in &picked[1..] {
-                let good = m.is_tactical()
-                    && m.promotion_kind().is_none_or(|k| k == Kind::Queen)
-                    && capture_is_good(&pos, m);
-                assert_eq!(
-                    s >= GOOD_CAPTURE,
-                    good,
-                    "{}: {m:?} scored {s}",
-                    pos.to_fen()
-                );
+                let good =
+                    m.is_tactical() && m.promotion_kind().is_none_or(|k| k == Kind::Queen) && capture_is_good(&pos, m);
+                assert_eq!(s >= GOOD_CAPTURE, good, "{}: {m:?} scored {s}", pos.to_fen());
             }
         }
     }
@@ -443,14 +428,9 @@ mod tests {
                 }
             }
             let quiets = picked.iter().filter(|m| !m.is_tactical()).count();
-            let tactical: HashSet<Move> =
-                picked.iter().copied().filter(|m| m.is_tactical()).collect();
+            let tactical: HashSet<Move> = picked.iter().copied().filter(|m| m.is_tactical()).collect();
             let expected: HashSet<Move> = pos.legal_tactical_moves().iter().copied().collect();
-            assert!(
-                quiets <= 1,
-                "{}: {quiets} quiet moves after skipping",
-                pos.to_fen()
-            );
+            assert!(quiets <= 1, "{}: {quiets} quiet moves after skipping", pos.to_fen());
             assert_eq!(tactical, expected, "{}", pos.to_fen());
         }
     }

@@ -1,6 +1,9 @@
 //! Search unit tests: mates at the right depth, draws, limits.
 
+use super::worker::ThreadData;
 use super::*;
+use crate::position::Position;
+use crate::value::{Bound, Score};
 
 fn run(fen: &str, history: &[u64], limits: SearchLimits) -> (SearchOutcome, Vec<Report>) {
     let pos = Position::from_fen(fen).unwrap();
@@ -12,11 +15,7 @@ fn run(fen: &str, history: &[u64], limits: SearchLimits) -> (SearchOutcome, Vec<
 }
 
 fn depth(d: u32) -> SearchLimits {
-    SearchLimits {
-        depth: Some(d),
-        multipv: 1,
-        ..Default::default()
-    }
+    SearchLimits { depth: Some(d), multipv: 1, ..Default::default() }
 }
 
 fn last_score(reports: &[Report]) -> (u32, Score) {
@@ -24,13 +23,7 @@ fn last_score(reports: &[Report]) -> (u32, Score) {
         .iter()
         .rev()
         .find_map(|r| match r {
-            Report::Iteration {
-                depth,
-                score,
-                bound: Bound::Exact,
-                multipv: 1,
-                ..
-            } => Some((*depth, *score)),
+            Report::Iteration { depth, score, bound: Bound::Exact, multipv: 1, .. } => Some((*depth, *score)),
             _ => None,
         })
         .unwrap()
@@ -38,12 +31,7 @@ fn last_score(reports: &[Report]) -> (u32, Score) {
 
 fn first_mate_depth(reports: &[Report], n: i32) -> Option<u32> {
     reports.iter().find_map(|r| match r {
-        Report::Iteration {
-            depth,
-            score: Score::Mate(m),
-            bound: Bound::Exact,
-            ..
-        } if *m == n => Some(*depth),
+        Report::Iteration { depth, score: Score::Mate(m), bound: Bound::Exact, .. } if *m == n => Some(*depth),
         _ => None,
     })
 }
@@ -76,11 +64,7 @@ fn being_mated_scores_negative() {
 #[test]
 fn mate_in_three_with_go_mate() {
     // Two rooks against a king on the seventh rank: 1.Rb6 Kf7 2.Ra7+ Ke8 3.Rb8#.
-    let limits = SearchLimits {
-        mate: Some(3),
-        multipv: 1,
-        ..Default::default()
-    };
+    let limits = SearchLimits { mate: Some(3), multipv: 1, ..Default::default() };
     let (out, reports) = run("8/6k1/8/8/8/8/8/RR4K1 w - - 0 1", &[], limits);
     assert!(out.best.is_some());
     assert_eq!(last_score(&reports).1, Score::Mate(3));
@@ -100,18 +84,30 @@ fn stalemate_and_insufficient_material_are_draws() {
     assert_eq!(last_score(&reports).1, Score::Centipawns(0));
 }
 
-#[test]
-fn repetition_with_game_history_is_a_draw() {
-    // Shuffling king and queen back and forth returns to the first position.
-    let mut pos = Position::from_fen("7k/8/8/8/8/8/q7/6K1 w - - 4 20").unwrap();
+/// Keys of the positions from `fen` on through `moves`, and the position reached.
+fn shuffle(fen: &str, moves: &[&str]) -> (Vec<u64>, Position) {
+    let mut pos = Position::from_fen(fen).unwrap();
     let mut keys = vec![pos.key()];
-    for uci in ["g1h1", "a2b2", "h1g1", "b2a2"] {
+    for uci in moves {
         let m = pos.parse_uci_move(uci).unwrap();
         pos.make(m);
         keys.push(pos.key());
     }
-    // `pos` is the first position again; the searcher sees that as a repetition at ply 1.
-    let mut s = Searcher::new(1);
+    (keys, pos)
+}
+
+#[test]
+fn repetition_before_the_root_needs_the_third_occurrence() {
+    // Shuffling king and queen back and forth returns to the first position.
+    let cycle = ["g1h1", "a2b2", "h1g1", "b2a2"];
+    let (keys, pos) = shuffle("7k/8/8/8/8/8/q7/6K1 w - - 4 20", &cycle);
+    let mut s = ThreadData::new();
+    // The root is the game's first position again: its second occurrence, no draw yet.
+    s.keys = keys.clone();
+    s.root_index = keys.len() - 1;
+    assert!(!s.is_repetition(&pos, 0));
+    // After one more cycle it is the third: a draw.
+    let (keys, pos) = shuffle("7k/8/8/8/8/8/q7/6K1 w - - 4 20", &[cycle, cycle].concat());
     s.keys = keys.clone();
     s.root_index = keys.len() - 1;
     assert!(s.is_repetition(&pos, 0));
@@ -122,19 +118,26 @@ fn repetition_with_game_history_is_a_draw() {
 }
 
 #[test]
+fn repetition_inside_the_search_is_a_draw_at_once() {
+    // The same cycle played inside the search, from the root: the position at ply 4 repeats
+    // the root, a draw on its second occurrence.
+    let (keys, pos) = shuffle("7k/8/8/8/8/8/q7/6K1 w - - 4 20", &["g1h1", "a2b2", "h1g1", "b2a2"]);
+    let mut s = ThreadData::new();
+    s.keys = keys.clone();
+    s.root_index = 0;
+    assert!(s.is_repetition(&pos, 4));
+}
+
+#[test]
 fn search_takes_a_repetition_draw_when_lost() {
-    // White (a bare king against a queen) is lost, but one move returns to a position of
-    // the game history: that move scores a draw.
+    // White (a bare king against a queen) is lost, but one move makes a position of the
+    // game history occur for the third time: that move scores a draw.
     let fen_a = "6k1/8/8/8/8/8/q7/6K1 w - - 10 40";
-    let mut pos = Position::from_fen(fen_a).unwrap();
-    let mut history = Vec::new();
-    for uci in ["g1h1", "a2b2", "h1g1", "b2a2", "g1h1", "a2b2"] {
-        history.push(pos.key());
-        let m = pos.parse_uci_move(uci).unwrap();
-        pos.make(m);
-    }
-    // Now White (Kh1 vs Qb2) to move; Kh1-g1 would repeat. Black's queen can't force
-    // immediate mate, so the score at depth 1 of h1g1 is 0 (repetition).
+    let moves = ["g1h1", "a2b2", "h1g1", "b2a2", "g1h1", "a2b2", "h1g1", "b2a2", "g1h1", "a2b2"];
+    let (mut history, pos) = shuffle(fen_a, &moves);
+    history.pop();
+    // Now White (Kh1 vs Qb2) to move; Kh1-g1 makes Kg1/Qb2 with Black to move a third
+    // time. Black's queen can't force immediate mate, so the score at depth 1 of h1g1 is 0.
     let mut s = Searcher::new(1);
     let control = SharedControl::default();
     let limits = SearchLimits {
@@ -146,6 +149,12 @@ fn search_takes_a_repetition_draw_when_lost() {
     let mut reports = Vec::new();
     s.search(&pos, &history, &limits, &control, &mut |r| reports.push(r));
     assert_eq!(last_score(&reports).1, Score::Centipawns(0));
+    // One cycle fewer, the same move only makes the second occurrence: not scored a draw.
+    let (mut history, pos) = shuffle(fen_a, &moves[4..]);
+    history.pop();
+    let mut reports = Vec::new();
+    Searcher::new(1).search(&pos, &history, &limits, &control, &mut |r| reports.push(r));
+    assert_ne!(last_score(&reports).1, Score::Centipawns(0));
 }
 
 #[test]
@@ -164,20 +173,12 @@ fn fifty_move_rule_is_a_draw() {
 
 #[test]
 fn node_limit_is_exact_and_a_move_is_always_returned() {
-    let limits = SearchLimits {
-        nodes: Some(5000),
-        multipv: 1,
-        ..Default::default()
-    };
+    let limits = SearchLimits { nodes: Some(5000), multipv: 1, ..Default::default() };
     let (out, _) = run(crate::fen::STARTPOS, &[], limits);
     assert_eq!(out.nodes, 5000);
     assert!(out.best.is_some());
     // Stopped at once: still a legal move.
-    let limits = SearchLimits {
-        nodes: Some(1),
-        multipv: 1,
-        ..Default::default()
-    };
+    let limits = SearchLimits { nodes: Some(1), multipv: 1, ..Default::default() };
     let (out, _) = run(crate::fen::STARTPOS, &[], limits);
     let pos = Position::startpos();
     assert!(pos.legal_moves().contains(out.best.unwrap()));
@@ -185,11 +186,7 @@ fn node_limit_is_exact_and_a_move_is_always_returned() {
 
 #[test]
 fn depth_limit_and_multipv() {
-    let limits = SearchLimits {
-        depth: Some(4),
-        multipv: 3,
-        ..Default::default()
-    };
+    let limits = SearchLimits { depth: Some(4), multipv: 3, ..Default::default() };
     let (out, reports) = run(crate::fen::STARTPOS, &[], limits);
     assert!(out.best.is_some());
     let max_depth = reports
@@ -203,12 +200,7 @@ fn depth_limit_and_multipv() {
     let lines: Vec<usize> = reports
         .iter()
         .filter_map(|r| match r {
-            Report::Iteration {
-                depth: 4,
-                multipv,
-                bound: Bound::Exact,
-                ..
-            } => Some(*multipv),
+            Report::Iteration { depth: 4, multipv, bound: Bound::Exact, .. } => Some(*multipv),
             _ => None,
         })
         .collect();
@@ -219,12 +211,7 @@ fn depth_limit_and_multipv() {
 fn searchmoves_restricts_the_root() {
     let pos = Position::startpos();
     let only = pos.parse_uci_move("a2a3").unwrap();
-    let limits = SearchLimits {
-        depth: Some(3),
-        multipv: 1,
-        searchmoves: vec![only],
-        ..Default::default()
-    };
+    let limits = SearchLimits { depth: Some(3), multipv: 1, searchmoves: vec![only], ..Default::default() };
     let (out, _) = run(crate::fen::STARTPOS, &[], limits);
     assert_eq!(out.best, Some(only));
 }
@@ -248,34 +235,20 @@ fn run_threads(fen: &str, threads: usize, limits: SearchLimits) -> (SearchOutcom
 
 #[test]
 fn two_threads_find_the_mate_and_a_legal_move() {
-    let limits = SearchLimits {
-        mate: Some(3),
-        multipv: 1,
-        ..Default::default()
-    };
+    let limits = SearchLimits { mate: Some(3), multipv: 1, ..Default::default() };
     let (out, reports) = run_threads("8/6k1/8/8/8/8/8/RR4K1 w - - 0 1", 2, limits);
     assert_eq!(last_score(&reports).1, Score::Mate(3));
     let pos = Position::from_fen("8/6k1/8/8/8/8/8/RR4K1 w - - 0 1").unwrap();
     assert!(pos.legal_moves().contains(out.best.unwrap()));
-    let (out, _) = run_threads(
-        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-        2,
-        depth(7),
-    );
-    let pos =
-        Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-            .unwrap();
+    let (out, _) = run_threads("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", 2, depth(7));
+    let pos = Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
     assert!(pos.legal_moves().contains(out.best.unwrap()));
 }
 
 #[test]
 fn helper_nodes_count_and_the_node_limit_binds_the_main_thread() {
     // `go nodes`: the main thread stops at the limit; the total includes the helper's.
-    let limits = SearchLimits {
-        nodes: Some(20_000),
-        multipv: 1,
-        ..Default::default()
-    };
+    let limits = SearchLimits { nodes: Some(20_000), multipv: 1, ..Default::default() };
     let (out, reports) = run_threads(crate::fen::STARTPOS, 2, limits.clone());
     assert!(out.nodes >= 20_000, "{}", out.nodes);
     assert!(!reports.is_empty());

@@ -3,7 +3,9 @@
 //! (if a vampirc upgrade fixes one, its test fails and the cover can be reconsidered).
 
 use super::*;
+use crate::engine::{GoParams, StartPosition};
 use crate::search::Report;
+use crate::value::{Bound, Score};
 use std::panic::catch_unwind;
 
 fn go(line: &str) -> GoParams {
@@ -47,10 +49,7 @@ fn vampirc_defects_are_still_there() {
     assert!(catch_unwind(|| parse_one("go depth 256")).is_err());
     assert!(matches!(
         parse_one("go ponder wtime 1000 btime 1000 winc 10 binc 10"),
-        UciMessage::Go {
-            time_control: Some(vampirc_uci::UciTimeControl::TimeLeft { .. }),
-            ..
-        }
+        UciMessage::Go { time_control: Some(vampirc_uci::UciTimeControl::TimeLeft { .. }), .. }
     ));
     assert!(
         matches!(parse_one("position startpos moves  e2e4 e7e5"), UciMessage::Position { moves, .. } if moves.is_empty())
@@ -59,32 +58,20 @@ fn vampirc_defects_are_still_there() {
         matches!(parse_one("position startpos moves e2e4 0000 d2d4"), UciMessage::Position { moves, .. } if moves.len() == 1)
     );
     assert!(parse_one("position fen 4k3/8/8/8/8/8/8/4K3 w - -").is_unknown());
-    assert!(
-        parse_one("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1")
-            .is_unknown()
-    );
+    assert!(parse_one("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1").is_unknown());
     assert_eq!(parse_one("isreadyx"), UciMessage::IsReady);
     assert_eq!(parse_one("quit now"), UciMessage::Quit);
     let info = UciMessage::Info(vec![vampirc_uci::UciInfoAttribute::CurrMoveNum(1)]).to_string();
-    assert!(
-        info.contains("currmovenum 1") && !info.contains("currmovenumber"),
-        "{info}"
-    );
+    assert!(info.contains("currmovenum 1") && !info.contains("currmovenumber"), "{info}");
 }
 
 #[test]
 fn cover_numbers_above_255_do_not_panic() {
     assert_eq!(go("go depth 256").depth, Some(256));
     assert_eq!(go("go mate 300").mate, Some(300));
-    assert_eq!(
-        go("go wtime 1000 btime 1000 movestogo 300").clock.movestogo,
-        Some(300)
-    );
+    assert_eq!(go("go wtime 1000 btime 1000 movestogo 300").clock.movestogo, Some(300));
     assert_eq!(go("go nodes 1000000000000").nodes, Some(1_000_000_000_000));
-    assert_eq!(
-        go("go wtime 1000000000000 btime 1000").clock.btime,
-        Some(1000)
-    );
+    assert_eq!(go("go wtime 1000000000000 btime 1000").clock.btime, Some(1000));
     assert_eq!(go("go depth 99999999999999999999999").depth, Some(u32::MAX));
 }
 
@@ -94,10 +81,7 @@ fn cover_ponder_infinite_and_movetime_survive_clock_times() {
     assert!(p.ponder);
     assert_eq!((p.clock.wtime, p.clock.binc), (Some(1000), Some(10)));
     assert!(go("go infinite wtime 1000 btime 1000").infinite);
-    assert_eq!(
-        go("go wtime 1000 btime 1000 movetime 300").clock.movetime,
-        Some(300)
-    );
+    assert_eq!(go("go wtime 1000 btime 1000 movetime 300").clock.movetime, Some(300));
     let p = go("go movestogo 5 binc 3 searchmoves e2e4 d2d4 depth 7 nodes 10 mate 2 winc 4");
     assert_eq!(p.searchmoves, vec!["e2e4", "d2d4"]);
     assert_eq!(
@@ -109,15 +93,7 @@ fn cover_ponder_infinite_and_movetime_survive_clock_times() {
 
 #[test]
 fn garbled_go_is_an_error() {
-    for bad in [
-        "go depth",
-        "go depth x",
-        "go depth -1",
-        "go nodes -5",
-        "go foo",
-        "go wtime 10 10",
-        "go searchmoves",
-    ] {
+    for bad in ["go depth", "go depth x", "go depth -1", "go nodes -5", "go foo", "go wtime 10 10", "go searchmoves"] {
         assert!(parse_command(bad).is_err(), "{bad}");
     }
     assert_eq!(parse_command("go perft 5"), Ok(Command::Perft(5)));
@@ -127,10 +103,7 @@ fn garbled_go_is_an_error() {
 
 #[test]
 fn cover_whitespace_in_position_commands() {
-    let want = (
-        StartPosition::Startpos,
-        vec!["e2e4".to_string(), "e7e5".to_string()],
-    );
+    let want = (StartPosition::Startpos, vec!["e2e4".to_string(), "e7e5".to_string()]);
     for line in [
         "position startpos moves  e2e4 e7e5",
         "position   startpos   moves   e2e4   e7e5",
@@ -139,28 +112,13 @@ fn cover_whitespace_in_position_commands() {
     ] {
         assert_eq!(position(line), want, "{line:?}");
     }
-    assert_eq!(
-        position("position startpos"),
-        (StartPosition::Startpos, vec![])
-    );
-    assert_eq!(
-        position("position startpos moves"),
-        (StartPosition::Startpos, vec![])
-    );
+    assert_eq!(position("position startpos"), (StartPosition::Startpos, vec![]));
+    assert_eq!(position("position startpos moves"), (StartPosition::Startpos, vec![]));
     assert_eq!(
         position("position fen 4k3/8/8/8/8/8/8/4K3  w - - moves e1e2"),
-        (
-            StartPosition::Fen("4k3/8/8/8/8/8/8/4K3 w - -".into()),
-            vec!["e1e2".into()]
-        )
+        (StartPosition::Fen("4k3/8/8/8/8/8/8/4K3 w - -".into()), vec!["e1e2".into()])
     );
-    for bad in [
-        "position",
-        "position fen",
-        "position fen moves e2e4",
-        "position startpos e2e4",
-        "position foo",
-    ] {
+    for bad in ["position", "position fen", "position fen moves e2e4", "position startpos e2e4", "position foo"] {
         assert!(parse_command(bad).is_err(), "{bad}");
     }
 }
@@ -173,80 +131,43 @@ fn cover_bad_moves_reject_the_whole_command() {
     for (line, token) in [
         ("position startpos moves e2e4 0000 d2d4", "0000"),
         ("position startpos moves e2e4 i7i9", "i7i9"),
-        (
-            "position fen 7k/4P3/8/8/8/8/8/K7 w - - moves e7e8k",
-            "e7e8k",
-        ),
+        ("position fen 7k/4P3/8/8/8/8/8/K7 w - - moves e7e8k", "e7e8k"),
         ("position fen hello", "hello"),
     ] {
         s.handle_line(line);
         assert_eq!(s.engine().position().to_fen(), fen, "{line}");
         let text = text(&out);
         let last = text.lines().last().unwrap_or("");
-        assert!(
-            last.starts_with("info string") && last.contains(token),
-            "{line}: {last}"
-        );
+        assert!(last.starts_with("info string") && last.contains(token), "{line}: {last}");
     }
     s.handle_line("position fen 7k/4P3/8/8/8/8/8/K7 w - - moves E7E8N");
-    assert_eq!(
-        s.engine().position().to_fen(),
-        "4N2k/8/8/8/8/8/8/K7 b - - 0 1"
-    );
+    assert_eq!(s.engine().position().to_fen(), "4N2k/8/8/8/8/8/8/K7 b - - 0 1");
 }
 
 #[test]
 fn cover_fens_without_counters_and_chess960_castling() {
     let (mut s, _) = session();
     s.handle_line("position fen 4k3/8/8/8/8/8/8/4K2R w K -");
-    assert_eq!(
-        s.engine().position().to_fen(),
-        "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
-    );
+    assert_eq!(s.engine().position().to_fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     s.handle_line("setoption name UCI_Chess960 value true");
     s.handle_line("position fen nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w GBgb - 0 1 moves c1g1");
-    assert_eq!(
-        s.engine().position().to_fen(),
-        "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN b gb - 1 1"
-    );
+    assert_eq!(s.engine().position().to_fen(), "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NR3RKN b gb - 1 1");
     s.handle_line("position fen 4k3/8/8/8/8/8/8/4K2R w K - moves e1h1");
-    assert_eq!(
-        s.engine().history().len(),
-        1,
-        "king takes rook with UCI_Chess960 on"
-    );
+    assert_eq!(s.engine().history().len(), 1, "king takes rook with UCI_Chess960 on");
     s.handle_line("setoption name UCI_Chess960 value false");
     s.handle_line("position fen 4k3/8/8/8/8/8/8/4K2R w K - moves e1g1");
-    assert_eq!(
-        s.engine().position().to_fen(),
-        "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
-    );
+    assert_eq!(s.engine().position().to_fen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
     s.handle_line("position fen 4k3/8/8/8/8/8/8/4K2R w K - moves e1h1");
-    assert_eq!(
-        s.engine().history().len(),
-        1,
-        "e1h1 is no castling with UCI_Chess960 off"
-    );
+    assert_eq!(s.engine().history().len(), 1, "e1h1 is no castling with UCI_Chess960 off");
     s.handle_line("setoption name UCI_Chess960 value true");
     s.handle_line("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w AHah - 0 1");
     assert_eq!(s.engine().history().len(), 0);
-    assert_eq!(
-        s.engine().position().castling_rights(),
-        crate::position::rights::ALL
-    );
+    assert_eq!(s.engine().position().castling_rights(), crate::position::rights::ALL);
 }
 
 #[test]
 fn cover_prefix_matching() {
-    for bad in [
-        "isreadyx",
-        "ucinewgamex",
-        "uci extra",
-        "quit now",
-        "isready stop",
-        "stopp",
-        "ponderhitx",
-    ] {
+    for bad in ["isreadyx", "ucinewgamex", "uci extra", "quit now", "isready stop", "stopp", "ponderhitx"] {
         assert!(parse_command(bad).is_err(), "{bad}");
     }
     assert_eq!(parse_command("ISREADY"), Ok(Command::IsReady));
@@ -258,33 +179,13 @@ fn cover_prefix_matching() {
 
 #[test]
 fn cover_currmovenumber_and_bestmove_none() {
-    let m = crate::position::Position::startpos()
-        .parse_uci_move("e2e4")
-        .unwrap();
-    let r = Report::CurrentMove {
-        depth: 9,
-        mv: m,
-        number: 3,
-        nodes: 1,
-        time: Duration::from_millis(1500),
-    };
-    assert_eq!(
-        format_report(&r, false).unwrap(),
-        "info depth 9 currmove e2e4 currmovenumber 3"
-    );
-    let early = Report::CurrentMove {
-        depth: 9,
-        mv: m,
-        number: 3,
-        nodes: 1,
-        time: Duration::from_millis(10),
-    };
+    let m = crate::position::Position::startpos().parse_uci_move("e2e4").unwrap();
+    let r = Report::CurrentMove { depth: 9, mv: m, number: 3, nodes: 1, time: Duration::from_millis(1500) };
+    assert_eq!(format_report(&r, false).unwrap(), "info depth 9 currmove e2e4 currmovenumber 3");
+    let early = Report::CurrentMove { depth: 9, mv: m, number: 3, nodes: 1, time: Duration::from_millis(10) };
     assert_eq!(format_report(&early, false), None);
     assert_eq!(format_bestmove(None, None, false), "bestmove (none)");
-    assert_eq!(
-        format_bestmove(Some(m), Some(m), false),
-        "bestmove e2e4 ponder e2e4"
-    );
+    assert_eq!(format_bestmove(Some(m), Some(m), false), "bestmove e2e4 ponder e2e4");
 }
 
 #[test]
@@ -315,26 +216,14 @@ fn cover_setoption_splitting() {
         Ok(Command::SetOption { name, value }) => (name, value),
         other => panic!("{line}: {other:?}"),
     };
-    assert_eq!(
-        set("setoption name Move Overhead value 100"),
-        ("Move Overhead".into(), Some("100".into()))
-    );
-    assert_eq!(
-        set("setoption  name  Clear   Hash"),
-        ("Clear Hash".into(), None)
-    );
+    assert_eq!(set("setoption name Move Overhead value 100"), ("Move Overhead".into(), Some("100".into())));
+    assert_eq!(set("setoption  name  Clear   Hash"), ("Clear Hash".into(), None));
     assert_eq!(
         set("setoption name SyzygyPath value /tmp/my tb/3-4-5"),
         ("SyzygyPath".into(), Some("/tmp/my tb/3-4-5".into()))
     );
-    assert_eq!(
-        set("setoption name Value Mode value 3"),
-        ("Value Mode".into(), Some("3".into()))
-    );
-    assert_eq!(
-        set("setoption name SyzygyPath value"),
-        ("SyzygyPath".into(), Some(String::new()))
-    );
+    assert_eq!(set("setoption name Value Mode value 3"), ("Value Mode".into(), Some("3".into())));
+    assert_eq!(set("setoption name SyzygyPath value"), ("SyzygyPath".into(), Some(String::new())));
     assert!(parse_command("setoption Hash 3").is_err());
     assert!(parse_command("setoption name").is_err());
 }
@@ -345,38 +234,17 @@ fn options_are_declared_with_vampirc_and_set_case_insensitively() {
     s.handle_line("uci");
     let text = text(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines[0],
-        format!("id name ox88 {}", env!("CARGO_PKG_VERSION"))
-    );
+    assert_eq!(lines[0], format!("id name ox88 {}", env!("CARGO_PKG_VERSION")));
     assert!(lines[1].starts_with("id author "));
-    assert!(
-        lines.contains(&"option name Hash type spin default 16 min 1 max 65536"),
-        "{text}"
-    );
-    assert!(
-        lines.contains(&"option name Clear Hash type button"),
-        "{text}"
-    );
-    assert!(
-        lines.contains(&"option name UCI_Chess960 type check default false"),
-        "{text}"
-    );
-    assert!(
-        lines.contains(&"option name Ponder type check default false"),
-        "{text}"
-    );
+    assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 65536"), "{text}");
+    assert!(lines.contains(&"option name Clear Hash type button"), "{text}");
+    assert!(lines.contains(&"option name UCI_Chess960 type check default false"), "{text}");
+    assert!(lines.contains(&"option name Ponder type check default false"), "{text}");
     assert_eq!(lines.last(), Some(&"uciok"));
     s.handle_line("setoption name hash value 8");
     s.handle_line("SETOPTION NAME move overhead VALUE 77");
     s.handle_line("setoption name multipv value 3");
-    assert_eq!(
-        (
-            s.engine().options().hash_mb,
-            s.engine().options().move_overhead_ms
-        ),
-        (8, 77)
-    );
+    assert_eq!((s.engine().options().hash_mb, s.engine().options().move_overhead_ms), (8, 77));
     assert_eq!(s.engine().options().multipv, 3);
     let before = *s.engine().options();
     for bad in [
@@ -390,10 +258,7 @@ fn options_are_declared_with_vampirc_and_set_case_insensitively() {
         s.handle_line(bad);
         assert_eq!(*s.engine().options(), before, "{bad}");
         let t = super::tests::text(&out);
-        assert!(
-            t.lines().last().unwrap_or("").starts_with("info string"),
-            "{bad}"
-        );
+        assert!(t.lines().last().unwrap_or("").starts_with("info string"), "{bad}");
     }
 }
 
@@ -401,19 +266,50 @@ fn options_are_declared_with_vampirc_and_set_case_insensitively() {
 fn perft_display_and_eval() {
     let (mut s, out) = session();
     s.handle_line("go perft 2");
+    s.engine.wait();
     let t = text(&out);
-    assert!(
-        t.contains("e2e4: 20\n") && t.ends_with("\nNodes searched: 400\n\n"),
-        "{t}"
-    );
+    assert!(t.contains("e2e4: 20\n") && t.ends_with("\nNodes searched: 400\n\n"), "{t}");
     s.handle_line("position startpos moves f2f3 e7e5 g2g4 d8h4");
     s.handle_line("d");
     let t = text(&out);
-    assert!(
-        t.contains("Fen: rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"),
-        "{t}"
-    );
+    assert!(t.contains("Fen: rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"), "{t}");
     assert!(t.contains("Checkers: h4"), "{t}");
     s.handle_line("eval");
     assert!(text(&out).contains("Static evaluation: "));
+}
+
+#[test]
+fn options_reject_out_of_range_values_and_keep_the_old_one() {
+    let (mut s, buf) = session();
+    for line in [
+        "setoption name Hash value 0",
+        "setoption name Threads value 0",
+        "setoption name Threads value 257",
+        "setoption name MultiPV value 65",
+        "setoption name Move Overhead value -1",
+    ] {
+        assert_eq!(s.handle_line(line), Flow::Continue);
+    }
+    assert_eq!(*s.engine().options(), crate::engine::Options::default());
+    let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+    assert_eq!(text.matches("info string").count(), 5, "{text}");
+    assert!(text.contains("Threads must be between 1 and 256, not 257"), "{text}");
+    s.handle_line("setoption name Hash value 32");
+    assert_eq!(s.engine().options().hash_mb, 32);
+}
+
+#[test]
+fn the_option_table_declares_every_option_setoption_knows() {
+    let (mut s, buf) = session();
+    for option in option_table() {
+        let value = match option.kind {
+            OptionKind::Spin { default, .. } => format!(" value {default}"),
+            OptionKind::Check { default } => format!(" value {default}"),
+            OptionKind::Button => String::new(),
+            OptionKind::String { default } => format!(" value {default}"),
+        };
+        s.handle_line(&format!("setoption name {}{value}", option.name));
+    }
+    let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+    assert!(!text.contains("info string"), "{text}");
 }

@@ -73,19 +73,10 @@ impl Ox88 {
                     break;
                 }
                 let text = String::from_utf8_lossy(&buf[..n]).into_owned();
-                sink.lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push_str(&text);
+                sink.lock().unwrap_or_else(|p| p.into_inner()).push_str(&text);
             }
         });
-        Ox88 {
-            stdin: child.stdin.take(),
-            child,
-            lines: rx,
-            log: Vec::new(),
-            stderr,
-            started: Instant::now(),
-        }
+        Ox88 { stdin: child.stdin.take(), child, lines: rx, log: Vec::new(), stderr, started: Instant::now() }
     }
 
     fn stamp(&self) -> String {
@@ -105,8 +96,7 @@ impl Ox88 {
     /// Writes a line; the moment it was written, or `None` if the engine's input is closed.
     pub fn try_send(&mut self, line: &str) -> Option<Instant> {
         self.log.push(format!("{} > {line}", self.stamp()));
-        self.try_send_raw(format!("{line}\n").as_bytes())
-            .then(Instant::now)
+        self.try_send_raw(format!("{line}\n").as_bytes()).then(Instant::now)
     }
 
     /// Writes bytes as they are; false if the pipe is closed.
@@ -142,11 +132,7 @@ impl Ox88 {
 
     /// Lines up to and including the first one matching `pred`, or `Err` with the lines so
     /// far after `timeout`.
-    pub fn try_until(
-        &mut self,
-        timeout: Duration,
-        pred: impl Fn(&str) -> bool,
-    ) -> Result<Vec<String>, Vec<String>> {
+    pub fn try_until(&mut self, timeout: Duration, pred: impl Fn(&str) -> bool) -> Result<Vec<String>, Vec<String>> {
         let deadline = Instant::now() + timeout;
         let mut got = Vec::new();
         while let Some(l) = self.next_line(deadline) {
@@ -160,12 +146,7 @@ impl Ox88 {
     }
 
     /// All lines up to and including the first one matching `pred`; fails after `timeout`.
-    pub fn until(
-        &mut self,
-        timeout: Duration,
-        what: &str,
-        pred: impl Fn(&str) -> bool,
-    ) -> Vec<String> {
+    pub fn until(&mut self, timeout: Duration, what: &str, pred: impl Fn(&str) -> bool) -> Vec<String> {
         let deadline = Instant::now() + timeout;
         let mut got = Vec::new();
         loop {
@@ -194,9 +175,7 @@ impl Ox88 {
     }
 
     pub fn expect(&mut self, timeout: Duration, prefix: &str) -> String {
-        self.until(timeout, prefix, |l| l.starts_with(prefix))
-            .pop()
-            .unwrap_or_default()
+        self.until(timeout, prefix, |l| l.starts_with(prefix)).pop().unwrap_or_default()
     }
 
     pub fn bestmove(&mut self, timeout: Duration) -> String {
@@ -233,17 +212,12 @@ impl Ox88 {
     /// The FEN the engine reports with `d`.
     pub fn fen(&mut self) -> String {
         self.send("d");
-        self.expect(LONG, "Fen: ")
-            .trim_start_matches("Fen: ")
-            .to_string()
+        self.expect(LONG, "Fen: ").trim_start_matches("Fen: ").to_string()
     }
 
     /// What the engine wrote to stderr so far.
     pub fn stderr(&self) -> String {
-        self.stderr
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.stderr.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Fails if the process has exited or has written a panic message.
@@ -285,11 +259,7 @@ impl Ox88 {
 
     /// Fails the test with `what`, the conversation and stderr.
     pub fn fail(&self, what: &str) -> ! {
-        panic!(
-            "{what}\n--- conversation:\n{}\n--- stderr:\n{}",
-            self.log.join("\n"),
-            self.stderr()
-        )
+        panic!("{what}\n--- conversation:\n{}\n--- stderr:\n{}", self.log.join("\n"), self.stderr())
     }
 }
 
@@ -303,10 +273,7 @@ impl Drop for Ox88 {
 /// The legal moves of `fen` (read in the given Chess960 mode) as ox88 writes them in that mode.
 pub fn legal_moves_of(fen: &str, chess960: bool) -> Vec<String> {
     let pos = ox88::Position::from_fen_with(fen, chess960).expect("fen");
-    pos.legal_moves()
-        .iter()
-        .map(|m| m.to_uci(chess960))
-        .collect()
+    pos.legal_moves().iter().map(|m| m.to_uci(chess960)).collect()
 }
 
 /// The move of a `bestmove` line (`bestmove e2e4 ponder e7e5` gives `e2e4`).

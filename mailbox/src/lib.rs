@@ -1,8 +1,9 @@
 //! The independent 10x12 mailbox reference move generator.
 //!
-//! This module exists to check the 0x88 generator, so it is built to be obviously right rather
-//! than fast, and it shares **no** move-generation, attack or FEN code with the rest of the
-//! crate (it does not even use [`crate::Square`]):
+//! This crate exists to check ox88's 0x88 generator, so it is built to be obviously right
+//! rather than fast, and it shares **no** code with the engine (it does not even depend on
+//! it): the engine's tests and benchmarks use it as an oracle, and the engine binary does
+//! not link it.
 //!
 //! - The board is a 120-cell array, 10 columns by 12 rows. The 64 real squares sit in the
 //!   middle; a two-row border above and below and a one-column border left and right hold
@@ -18,7 +19,7 @@
 //!   king ends on the g or c file and the rook on the f or d file; every square the king or
 //!   the rook crosses or lands on is empty except for those two pieces; the king is not in
 //!   check and no square on its path is attacked. Castling is written king-takes-rook
-//!   (`e1h1`), the notation `Move::to_uci(true)` uses.
+//!   (`e1h1`), the notation ox88's `Move::to_uci(true)` uses.
 //!
 //! The FEN reader accepts standard FEN, X-FEN (`KQkq` meaning the outermost rook on that side
 //! of the king) and Shredder-FEN (rook file letters such as `HFhf`); it returns `None` for
@@ -113,12 +114,7 @@ impl PieceKind {
 }
 
 /// The pieces a pawn may promote to.
-const PROMOTION_KINDS: [PieceKind; 4] = [
-    PieceKind::Queen,
-    PieceKind::Rook,
-    PieceKind::Bishop,
-    PieceKind::Knight,
-];
+const PROMOTION_KINDS: [PieceKind; 4] = [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
 
 /// What one cell of the 10x12 array holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -146,19 +142,13 @@ fn rank_of(cell: usize) -> usize {
 
 /// Square name (`e4`) of a cell that is on the board.
 fn square_name(cell: usize) -> String {
-    format!(
-        "{}{}",
-        (b'a' + file_of(cell) as u8) as char,
-        rank_of(cell) + 1
-    )
+    format!("{}{}", (b'a' + file_of(cell) as u8) as char, rank_of(cell) + 1)
 }
 
 /// The cell of a square name such as `e4`.
 fn parse_square_name(text: &str) -> Option<usize> {
     match text.as_bytes() {
-        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => {
-            Some(cell_of((file - b'a') as usize, (rank - b'1') as usize))
-        }
+        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Some(cell_of((file - b'a') as usize, (rank - b'1') as usize)),
         _ => None,
     }
 }
@@ -243,13 +233,7 @@ impl MailboxBoard {
             "b" => Side::Black,
             _ => return None,
         };
-        let mut board = MailboxBoard {
-            cells,
-            side_to_move,
-            king_cells,
-            castling_rights: Vec::new(),
-            en_passant: None,
-        };
+        let mut board = MailboxBoard { cells, side_to_move, king_cells, castling_rights: Vec::new(), en_passant: None };
         board.castling_rights = board.parse_castling(fields[2])?;
         board.en_passant = board.parse_en_passant(fields[3])?;
         Some(board)
@@ -353,11 +337,7 @@ impl MailboxBoard {
             return Some(rights);
         }
         for letter in field.chars() {
-            let side = if letter.is_ascii_uppercase() {
-                Side::White
-            } else {
-                Side::Black
-            };
+            let side = if letter.is_ascii_uppercase() { Side::White } else { Side::Black };
             let king = self.king_cells[side.index()];
             if rank_of(king) != side.back_rank() {
                 return None;
@@ -375,8 +355,7 @@ impl MailboxBoard {
                 _ => return None,
             };
             let right = CastlingRight { side, rook_cell };
-            let same_wing =
-                |r: &CastlingRight| r.side == side && (r.rook_cell > king) == (rook_cell > king);
+            let same_wing = |r: &CastlingRight| r.side == side && (r.rook_cell > king) == (rook_cell > king);
             if rights.iter().any(same_wing) {
                 return None;
             }
@@ -391,15 +370,9 @@ impl MailboxBoard {
         let king = self.king_cells[side.index()];
         let rank = side.back_rank();
         let rook = Cell::Occupied(side, PieceKind::Rook);
-        let files: Vec<usize> = if king_side {
-            (file_of(king) + 1..8).rev().collect()
-        } else {
-            (0..file_of(king)).collect()
-        };
-        files
-            .into_iter()
-            .map(|file| cell_of(file, rank))
-            .find(|&cell| self.cells[cell] == rook)
+        let files: Vec<usize> =
+            if king_side { (file_of(king) + 1..8).rev().collect() } else { (0..file_of(king)).collect() };
+        files.into_iter().map(|file| cell_of(file, rank)).find(|&cell| self.cells[cell] == rook)
     }
 
     /// En passant field: `-`, or the skipped square of a double push the opponent just made
@@ -470,11 +443,7 @@ impl MailboxBoard {
         for &offset in offsets {
             let to = step(from, offset);
             if self.can_land_on(to) {
-                moves.push(MailboxMove {
-                    from,
-                    to,
-                    kind: MoveKind::Normal,
-                });
+                moves.push(MailboxMove { from, to, kind: MoveKind::Normal });
             }
         }
     }
@@ -483,19 +452,11 @@ impl MailboxBoard {
         for &offset in offsets {
             let mut to = step(from, offset);
             while self.cells[to] == Cell::Empty {
-                moves.push(MailboxMove {
-                    from,
-                    to,
-                    kind: MoveKind::Normal,
-                });
+                moves.push(MailboxMove { from, to, kind: MoveKind::Normal });
                 to = step(to, offset);
             }
             if self.can_land_on(to) {
-                moves.push(MailboxMove {
-                    from,
-                    to,
-                    kind: MoveKind::Normal,
-                });
+                moves.push(MailboxMove { from, to, kind: MoveKind::Normal });
             }
         }
     }
@@ -512,11 +473,7 @@ impl MailboxBoard {
             };
             let two_ahead = step(one_ahead, push);
             if rank_of(from) == start_rank && self.cells[two_ahead] == Cell::Empty {
-                moves.push(MailboxMove {
-                    from,
-                    to: two_ahead,
-                    kind: MoveKind::DoublePush,
-                });
+                moves.push(MailboxMove { from, to: two_ahead, kind: MoveKind::DoublePush });
             }
         }
         for side_step in [-1, 1] {
@@ -524,11 +481,7 @@ impl MailboxBoard {
             match self.cells[to] {
                 Cell::Occupied(side, _) if side != us => push_pawn_move(from, to, moves),
                 Cell::Empty if self.en_passant == Some(to) => {
-                    moves.push(MailboxMove {
-                        from,
-                        to,
-                        kind: MoveKind::EnPassant,
-                    });
+                    moves.push(MailboxMove { from, to, kind: MoveKind::EnPassant });
                 }
                 _ => {}
             }
@@ -542,11 +495,7 @@ impl MailboxBoard {
         self.castling_rights
             .iter()
             .filter(|right| right.side == us && self.castling_is_legal(king, right.rook_cell))
-            .map(|right| MailboxMove {
-                from: king,
-                to: right.rook_cell,
-                kind: MoveKind::Castle,
-            })
+            .map(|right| MailboxMove { from: king, to: right.rook_cell, kind: MoveKind::Castle })
             .collect()
     }
 
@@ -558,23 +507,14 @@ impl MailboxBoard {
         let (king_target, rook_target) = castling_targets(king, rook);
         let mut must_be_empty = cells_between_inclusive(king, king_target);
         must_be_empty.extend(cells_between_inclusive(rook, rook_target));
-        let blocked = must_be_empty
-            .iter()
-            .any(|&cell| cell != king && cell != rook && self.cells[cell] != Cell::Empty);
+        let blocked = must_be_empty.iter().any(|&cell| cell != king && cell != rook && self.cells[cell] != Cell::Empty);
         if blocked {
             return false;
         }
-        if cells_between_inclusive(king, king_target)
-            .iter()
-            .any(|&cell| self.is_attacked(cell, them))
-        {
+        if cells_between_inclusive(king, king_target).iter().any(|&cell| self.is_attacked(cell, them)) {
             return false;
         }
-        let after = self.make(&MailboxMove {
-            from: king,
-            to: rook,
-            kind: MoveKind::Castle,
-        });
+        let after = self.make(&MailboxMove { from: king, to: rook, kind: MoveKind::Castle });
         !after.is_attacked(after.king_cells[self.side_to_move.index()], them)
     }
 
@@ -593,8 +533,8 @@ impl MailboxBoard {
     /// A right goes when its king moves, or when anything moves from or to its rook's cell.
     fn drop_castling_rights_touched_by(&mut self, m: &MailboxMove) {
         let mover = self.side_to_move;
-        let king_moved = matches!(m.kind, MoveKind::Castle)
-            || self.cells[m.to] == Cell::Occupied(mover, PieceKind::King);
+        let king_moved =
+            matches!(m.kind, MoveKind::Castle) || self.cells[m.to] == Cell::Occupied(mover, PieceKind::King);
         self.castling_rights.retain(|right| {
             let own_king_moved = king_moved && right.side == mover;
             !own_king_moved && right.rook_cell != m.from && right.rook_cell != m.to
@@ -606,23 +546,16 @@ impl MailboxBoard {
     /// Is `target` attacked by any piece of `attacker`? Scans from `target` outwards: knight
     /// and king offsets for those pieces, the two pawn cells, and each ray until it is blocked.
     pub fn is_attacked(&self, target: usize, attacker: Side) -> bool {
-        let holds =
-            |cell: usize, kind: PieceKind| self.cells[cell] == Cell::Occupied(attacker, kind);
+        let holds = |cell: usize, kind: PieceKind| self.cells[cell] == Cell::Occupied(attacker, kind);
         // An attacking pawn stands one row behind the target, seen from the attacker.
         let pawn_row = step(target, -attacker.pawn_push());
         if holds(step(pawn_row, -1), PieceKind::Pawn) || holds(step(pawn_row, 1), PieceKind::Pawn) {
             return true;
         }
-        if KNIGHT_OFFSETS
-            .iter()
-            .any(|&o| holds(step(target, o), PieceKind::Knight))
-        {
+        if KNIGHT_OFFSETS.iter().any(|&o| holds(step(target, o), PieceKind::Knight)) {
             return true;
         }
-        if KING_OFFSETS
-            .iter()
-            .any(|&o| holds(step(target, o), PieceKind::King))
-        {
+        if KING_OFFSETS.iter().any(|&o| holds(step(target, o), PieceKind::King)) {
             return true;
         }
         let ray_hits = |offsets: &[i32], kind: PieceKind| {
@@ -631,8 +564,7 @@ impl MailboxBoard {
                 holds(first_piece, kind) || holds(first_piece, PieceKind::Queen)
             })
         };
-        ray_hits(&DIAGONAL_OFFSETS, PieceKind::Bishop)
-            || ray_hits(&ORTHOGONAL_OFFSETS, PieceKind::Rook)
+        ray_hits(&DIAGONAL_OFFSETS, PieceKind::Bishop) || ray_hits(&ORTHOGONAL_OFFSETS, PieceKind::Rook)
     }
 
     /// The first cell from `from` (exclusive) along `offset` that is not empty (a piece or a
@@ -651,18 +583,10 @@ fn push_pawn_move(from: usize, to: usize, moves: &mut Vec<MailboxMove>) {
     let last_rank = rank_of(to) == 0 || rank_of(to) == 7;
     if last_rank {
         for kind in PROMOTION_KINDS {
-            moves.push(MailboxMove {
-                from,
-                to,
-                kind: MoveKind::Promotion(kind),
-            });
+            moves.push(MailboxMove { from, to, kind: MoveKind::Promotion(kind) });
         }
     } else {
-        moves.push(MailboxMove {
-            from,
-            to,
-            kind: MoveKind::Normal,
-        });
+        moves.push(MailboxMove { from, to, kind: MoveKind::Normal });
     }
 }
 
@@ -708,11 +632,7 @@ fn parse_placement(field: &str) -> Option<([Cell; CELL_COUNT], [usize; 2])> {
             if file >= 8 || (kind == PieceKind::Pawn && (rank == 0 || rank == 7)) {
                 return None;
             }
-            let side = if letter.is_ascii_uppercase() {
-                Side::White
-            } else {
-                Side::Black
-            };
+            let side = if letter.is_ascii_uppercase() { Side::White } else { Side::Black };
             let cell = cell_of(file, rank);
             cells[cell] = Cell::Occupied(side, kind);
             if kind == PieceKind::King {
@@ -763,10 +683,7 @@ mod tests {
     #[test]
     fn castling_is_king_takes_rook() {
         let moves = sorted_moves("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
-        assert!(
-            moves.contains(&"e1h1".to_string()) && moves.contains(&"e1a1".to_string()),
-            "{moves:?}"
-        );
+        assert!(moves.contains(&"e1h1".to_string()) && moves.contains(&"e1a1".to_string()), "{moves:?}");
         // Attacked path square f1: no short castling.
         let moves = sorted_moves("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1");
         assert!(!moves.contains(&"e1h1".to_string()), "{moves:?}");

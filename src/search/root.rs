@@ -1,0 +1,292 @@
+//! The root: iterative deepening with aspiration windows, MultiPV, and the root moves.
+//!
+//! Each iteration searches every root move one ply deeper than the last, inside a window
+//! around the last score that widens on a fail; with MultiPV the best lines are found one
+//! after another, each excluding those before it. Between iterations [`SoftStop`] decides
+//! whether time allows another.
+
+use super::ordering::list_score;
+use super::worker::{Frame, Worker};
+use super::{features, Report, SearchLimits, SearchOutcome};
+use crate::mv::Move;
+use crate::piece::Piece;
+use crate::position::Position;
+use crate::time::SoftStop;
+use crate::value::{Bound, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// Search progress is reported move by move, and for each failed window, once a search
+/// has run this long.
+const VERBOSE_AFTER: Duration = Duration::from_secs(1);
+
+/// A root move with what the last iteration learnt about it.
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    /// Score of the current iteration (-INFINITY until searched fully).
+    score: i32,
+    /// Score of the last completed iteration.
+    prev_score: i32,
+    seldepth: u32,
+    pv: Vec<Move>,
+}
+
+impl RootMove {
+    fn new(mv: Move) -> RootMove {
+        RootMove { mv, score: -INFINITY, prev_score: -INFINITY, seldepth: 0, pv: vec![mv] }
+    }
+}
+
+impl Worker<'_> {
+    /// Iterative deepening from `first_depth` on: the search of one thread.
+    pub fn iterate(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &SearchLimits,
+        report: &mut dyn FnMut(Report),
+        first_depth: i32,
+    ) -> SearchOutcome {
+        let mut pos = pos.clone();
+        self.td.order.age();
+        self.set_keys(&pos, history);
+
+        let mut root = self.root_moves(&pos, &limits.searchmoves);
+        if root.is_empty() {
+            return SearchOutcome { best: None, ponder: None, nodes: 0 };
+        }
+
+        let multipv = limits.multipv.max(1).min(root.len());
+        let mate = limits.mate.map(|n| n.clamp(1, MAX_PLY as u32));
+        let mate_plies = mate.map(|n| 2 * n as i32 - 1);
+        let max_depth = match (limits.depth, mate) {
+            (Some(d), _) => d,
+            (None, Some(n)) => (4 * n + 4).min(MAX_PLY as u32 - 8),
+            _ => MAX_PLY as u32 - 8,
+        }
+        .clamp(1, MAX_PLY as u32 - 8);
+
+        let mut soft_stop = SoftStop::new(limits.time, root[0].mv);
+        // The depth being searched and the first move of the last line reported.
+        let (mut searching, mut reported) = (0, Move::NONE);
+        for depth in first_depth.min(max_depth as i32)..=max_depth as i32 {
+            searching = depth;
+            for r in root.iter_mut() {
+                r.prev_score = r.score;
+            }
+            for pv_index in 0..multipv {
+                self.aspiration(&mut pos, &mut root, depth, pv_index, report);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            for (i, r) in root.iter().enumerate().take(multipv) {
+                report(self.iteration_report(depth, i, r, r.score, Bound::Exact));
+            }
+            reported = root[0].mv;
+
+            let best = &root[0];
+            if let Some(plies) = mate_plies {
+                if best.score > MATE_BOUND && MATE - best.score <= plies {
+                    break;
+                }
+            }
+            if soft_stop.after_iteration(best.mv, best.score, root.len(), depth, self.control.elapsed()) {
+                break;
+            }
+        }
+
+        // Cut off inside an iteration after a new move took the lead: its line is the one
+        // played, so it is the last one shown.
+        if root[0].mv != reported && root[0].score > -INFINITY {
+            report(self.iteration_report(searching, 0, &root[0], root[0].score, Bound::Exact));
+        }
+        let best = root[0].mv;
+        let ponder = root[0].pv.get(1).copied().or_else(|| self.ponder_from_table(&mut pos, best));
+        if !self.is_main {
+            // The part of the count not yet published.
+            self.shared.helper_nodes.fetch_add(self.nodes & 1023, Ordering::Relaxed);
+        }
+        SearchOutcome { best: Some(best), ponder, nodes: self.nodes }
+    }
+
+    /// Keys for repetitions: the game so far (without the root if the caller included it),
+    /// then the root, then room for the search path.
+    fn set_keys(&mut self, pos: &Position, history: &[u64]) {
+        let history = match history.last() {
+            Some(&k) if k == pos.key() => &history[..history.len() - 1],
+            _ => history,
+        };
+        let keys = &mut self.td.keys;
+        keys.clear();
+        keys.reserve(history.len() + MAX_PLY + 4);
+        keys.extend_from_slice(history);
+        self.td.root_index = keys.len();
+        keys.resize(self.td.root_index + MAX_PLY + 4, 0);
+        keys[self.td.root_index] = pos.key();
+    }
+
+    /// The moves to search, in their first order: hash move, captures by MVV-LVA, the rest.
+    /// `searchmoves` restricts them unless none of its moves is legal.
+    fn root_moves(&self, pos: &Position, searchmoves: &[Move]) -> Vec<RootMove> {
+        let legal = pos.legal_moves();
+        let mut moves: Vec<Move> =
+            legal.iter().copied().filter(|m| searchmoves.is_empty() || searchmoves.contains(m)).collect();
+        if moves.is_empty() {
+            moves = legal.iter().copied().collect();
+        }
+        let tt_move = self.shared.tt.probe(pos.key(), 0).map_or(Move::NONE, |h| h.mv);
+        // Stable: moves of one score keep the generator's order.
+        moves.sort_by_key(|&m| std::cmp::Reverse(list_score(pos, m, tt_move, |_| 0)));
+        moves.into_iter().map(RootMove::new).collect()
+    }
+
+    /// Finds the line at `pv_index` (MultiPV) for this depth, re-searching with a wider
+    /// window while the score falls outside it.
+    fn aspiration(
+        &mut self,
+        pos: &mut Position,
+        root: &mut [RootMove],
+        depth: i32,
+        pv_index: usize,
+        report: &mut dyn FnMut(Report),
+    ) {
+        for r in root[pv_index..].iter_mut() {
+            r.score = -INFINITY;
+        }
+        let prev = root[pv_index].prev_score;
+        let mut delta = 18;
+        let (mut alpha, mut beta) = if features::ASPIRATION && depth >= 5 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let v = self.root_search(pos, root, depth, alpha, beta, pv_index, report);
+            sort_root(&mut root[pv_index..]);
+            if self.stopped {
+                return;
+            }
+            let bound = if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INFINITY);
+                Bound::Upper
+            } else if v >= beta {
+                beta = (v + delta).min(INFINITY);
+                Bound::Lower
+            } else {
+                return;
+            };
+            delta += delta / 2 + 5;
+            if self.control.elapsed() >= VERBOSE_AFTER {
+                report(self.iteration_report(depth, pv_index, &root[pv_index], v, bound));
+            }
+        }
+    }
+
+    /// Searches the root moves from `first` on (the earlier ones are the PV lines already
+    /// found at this depth with MultiPV).
+    #[allow(clippy::too_many_arguments)]
+    fn root_search(
+        &mut self,
+        pos: &mut Position,
+        root: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        first: usize,
+        report: &mut dyn FnMut(Report),
+    ) -> i32 {
+        let mut best = -INFINITY;
+        let in_check = pos.in_check();
+        self.td.stack[0] = Frame { eval: 0, in_check, mv: Move::NONE, piece: Piece::NONE };
+        self.td.pv_len[0] = 0;
+        for (i, r) in root.iter_mut().enumerate().skip(first) {
+            let m = r.mv;
+            if self.nodes > 0 && i > first && self.control.elapsed() >= VERBOSE_AFTER {
+                report(Report::CurrentMove {
+                    depth: depth as u32,
+                    mv: m,
+                    number: i + 1,
+                    nodes: self.total_nodes(),
+                    time: self.control.elapsed(),
+                });
+            }
+            self.seldepth = 0;
+            let piece = pos.piece_at(m.from());
+            let undo = pos.make(m);
+            self.td.stack[0].mv = m;
+            self.td.stack[0].piece = piece;
+            let gives_check = pos.in_check();
+            let new_depth = depth - 1 + (features::CHECK_EXTENSION && gives_check) as i32;
+            let mut v;
+            if i == first {
+                v = -self.negamax(pos, new_depth, -beta, -alpha, 1, gives_check);
+            } else {
+                v = -self.negamax(pos, new_depth, -alpha - 1, -alpha, 1, gives_check);
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.negamax(pos, new_depth, -beta, -alpha, 1, gives_check);
+                }
+            }
+            pos.unmake(m, &undo);
+            if self.stopped {
+                break;
+            }
+            if i == first || v > alpha {
+                r.score = v;
+                r.seldepth = self.seldepth as u32;
+                r.pv.clear();
+                r.pv.push(m);
+                let len = self.td.pv_len[1];
+                r.pv.extend_from_slice(&self.td.pv[1][1..len.max(1)]);
+            }
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// A reply to `best` from the hash table when the principal variation ends at the root.
+    fn ponder_from_table(&self, pos: &mut Position, best: Move) -> Option<Move> {
+        let undo = pos.make(best);
+        let reply = self.shared.tt.probe(pos.key(), 1).map(|h| h.mv).filter(|&m| pos.legal_moves().contains(m));
+        pos.unmake(best, &undo);
+        reply
+    }
+
+    fn iteration_report(&self, depth: i32, index: usize, r: &RootMove, score: i32, bound: Bound) -> Report {
+        Report::Iteration {
+            depth: depth as u32,
+            seldepth: r.seldepth.max(depth as u32),
+            multipv: index + 1,
+            score: Score::from_value(score),
+            bound,
+            nodes: self.total_nodes(),
+            time: self.control.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
+            pv: r.pv.clone(),
+        }
+    }
+}
+
+/// Stable insertion sort by score, best first (root lists are short; no allocation).
+fn sort_root(root: &mut [RootMove]) {
+    for i in 1..root.len() {
+        let mut j = i;
+        while j > 0 && root[j].score > root[j - 1].score {
+            root.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}

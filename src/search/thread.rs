@@ -1,0 +1,150 @@
+//! The search threads: a pool that owns the hash table and each thread's data.
+//!
+//! With `Threads` = N a search runs N threads on the same root (Lazy SMP). They share only
+//! the hash table, which the pool lends to each for the length of one search on scoped
+//! threads; each thread keeps its own ordering tables, pawn hash and stacks across searches.
+//! The main thread alone decides when to stop, gives the best move and reports; the
+//! helpers search until it returns, half of them one ply ahead so that the threads spread
+//! over two depths rather than repeat one tree, and what they store steers the main thread.
+
+use super::worker::{Reductions, Shared, ThreadData, Worker};
+use super::{Report, SearchLimits, SearchOutcome, SharedControl};
+use crate::position::Position;
+use crate::tt::{TableAllocError, TranspositionTable};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Stack of each helper thread: deep recursion must not overflow (as the engine's search
+/// thread).
+const HELPER_STACK_BYTES: usize = 32 << 20;
+
+/// The search pool: the hash table and one [`ThreadData`] per search thread.
+pub struct Searcher {
+    tt: TranspositionTable,
+    reductions: Reductions,
+    /// The main thread's data first, then the helpers'.
+    threads: Vec<ThreadData>,
+}
+
+impl Searcher {
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            reductions: Reductions::new(),
+            threads: vec![ThreadData::new()],
+        }
+    }
+
+    /// Resizes the hash table (allocation happens here, not at the next search); on failure
+    /// the table keeps its old size.
+    pub fn resize(&mut self, hash_mb: usize) -> Result<(), TableAllocError> {
+        self.tt.resize(hash_mb)
+    }
+
+    /// Search threads in all (at least 1), keeping the data of those that stay.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads.truncate(n.max(1));
+        while self.threads.len() < n.max(1) {
+            self.threads.push(ThreadData::new());
+        }
+    }
+
+    /// Search threads in all.
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Forgets everything learnt (hash table, history): `ucinewgame`, `Clear Hash`.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for t in self.threads.iter_mut() {
+            t.clear();
+        }
+    }
+
+    /// Hash table fill, per mille.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Searches `pos`; `history` holds the keys of the positions before it in the game
+    /// (oldest first) for repetition detection.
+    ///
+    /// With helpers, `limits` bind the main thread: `go nodes N` stops when the main thread
+    /// has searched N nodes (the helpers add about as many each on top, and the reported
+    /// node count is the total of all threads), `go depth` is the main thread's depth.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &SearchLimits,
+        control: &SharedControl,
+        report: &mut dyn FnMut(Report),
+    ) -> SearchOutcome {
+        self.search_then(pos, history, limits, control, report, &mut |_| {})
+    }
+
+    /// [`Searcher::search`], calling `done` with the outcome as soon as the main thread has
+    /// it, before the helpers are joined: with many threads on few cores the last helper
+    /// may take a while to notice its stop, and the best move should not wait for it.
+    /// Returns the outcome again once every thread has ended, with the final node count.
+    pub fn search_then(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &SearchLimits,
+        control: &SharedControl,
+        report: &mut dyn FnMut(Report),
+        done: &mut dyn FnMut(&SearchOutcome),
+    ) -> SearchOutcome {
+        self.tt.new_search();
+        let helper_nodes = AtomicU64::new(0);
+        let shared = Shared { tt: &self.tt, reductions: &self.reductions, helper_nodes: &helper_nodes };
+        let (main, helpers) = self.threads.split_first_mut().expect("the pool has a main thread");
+        if helpers.is_empty() {
+            let outcome = Worker::new(main, &shared, control, true, limits).iterate(pos, history, limits, report, 1);
+            done(&outcome);
+            return outcome;
+        }
+        // The helpers' own stop flag: the GUI's `stop` reaches them through the main thread,
+        // which ends within 1024 nodes and then raises this one. Stopping them with the GUI's
+        // flag instead would end a held `go infinite` search when the main thread finishes.
+        let helper_control = SharedControl::default();
+        // No limits: a helper searches until told to stop.
+        let helper_limits = SearchLimits { searchmoves: limits.searchmoves.clone(), multipv: 1, ..Default::default() };
+        let mut outcome = std::thread::scope(|scope| {
+            // Raised on every way out of the main search, a panic included, so that the scope
+            // never waits for helpers nobody stops.
+            let stop_helpers = StopOnDrop(&helper_control);
+            for (i, td) in helpers.iter_mut().enumerate() {
+                let first_depth = 1 + ((i + 1) % 2) as i32;
+                let (shared, helper_limits, helper_control) = (&shared, &helper_limits, &helper_control);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper {}", i + 1))
+                    .stack_size(HELPER_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut worker = Worker::new(td, shared, helper_control, false, helper_limits);
+                        worker.iterate(pos, history, helper_limits, &mut |_| {}, first_depth);
+                    });
+                // Without a thread the search goes on with fewer helpers.
+                drop(spawned);
+            }
+            let mut worker = Worker::new(main, &shared, control, true, limits);
+            let outcome = worker.iterate(pos, history, limits, report, 1);
+            drop(stop_helpers);
+            done(&SearchOutcome { nodes: worker.total_nodes(), ..outcome });
+            (outcome, worker.nodes)
+        });
+        // Every helper has ended and published its count.
+        outcome.0.nodes = outcome.1 + helper_nodes.load(Ordering::Relaxed);
+        outcome.0
+    }
+}
+
+/// Raises a stop flag when dropped.
+struct StopOnDrop<'a>(&'a SharedControl);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.request_stop();
+    }
+}

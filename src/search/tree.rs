@@ -1,0 +1,374 @@
+//! The tree below the root: principal variation search and quiescence.
+//!
+//! Every node is told by its parent whether its side to move is in check (the parent
+//! learns it when it makes the move), so no node works it out again.
+
+use super::features;
+use super::ordering::COUNTER;
+use super::picker::MovePicker;
+use super::worker::Worker;
+use crate::eval::evaluate_cached;
+use crate::mv::Move;
+use crate::piece::{Color, Kind, Piece};
+use crate::position::Position;
+use crate::value::{nominal, nominal_of, Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use std::sync::atomic::Ordering;
+
+impl Worker<'_> {
+    /// Stops on the node limit (exact) and, every 1024 nodes, on the clock or `stop`.
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        if self.nodes & 1023 == 0 {
+            if !self.is_main {
+                self.shared.helper_nodes.fetch_add(1024, Ordering::Relaxed);
+            }
+            if self.control.stopped() || self.hard.is_some_and(|h| self.control.elapsed() >= h) {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Alpha-beta search of `pos` to `depth`; `in_check` tells whether its side to move is.
+    pub fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
+        self.td.pv_len[ply] = ply;
+        self.td.keys[self.td.root_index + ply] = pos.key();
+        // Draws: repetition, fifty moves (unless it is mate), insufficient material. Checked
+        // before dropping into quiescence so that a repeating move is a draw at any depth.
+        if self.td.is_repetition(pos, ply) || insufficient_material(pos) {
+            return 0;
+        }
+        if pos.halfmove_clock() >= 100 {
+            if in_check && pos.legal_moves().is_empty() {
+                return -MATE + ply as i32;
+            }
+            return 0;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, in_check);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return evaluate_cached(pos, &mut self.td.pawns);
+        }
+        // Mate distance pruning: no line from here beats a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.key();
+        let hit = self.shared.tt.probe(key, ply);
+        let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth && h.bound.settles(h.score, alpha, beta) && trusts_table(pos) {
+                return h.score;
+            }
+        }
+
+        let eval = if in_check { -INFINITY } else { evaluate_cached(pos, &mut self.td.pawns) };
+        self.td.stack[ply].eval = eval;
+        self.td.stack[ply].in_check = in_check;
+        let improving = !in_check && ply >= 2 && !self.td.stack[ply - 2].in_check && eval > self.td.stack[ply - 2].eval;
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
+            if features::REVERSE_FUTILITY && depth <= 7 && eval - 80 * (depth - improving as i32) >= beta {
+                return eval;
+            }
+            // Null move: if passing still fails high, a real move will. Not in pawn endings
+            // (zugzwang), not twice in a row.
+            if features::NULL_MOVE
+                && depth >= 3
+                && eval >= beta
+                && self.td.stack[ply - 1].mv != Move::NONE
+                && has_pieces(pos)
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let undo = pos.make_null();
+                self.td.stack[ply].mv = Move::NONE;
+                self.td.stack[ply].piece = Piece::NONE;
+                // Passing cannot put the side now to move in check: it was not our move
+                // that could attack its king.
+                let v = -self.negamax(pos, depth - r, -beta, -beta + 1, ply + 1, false);
+                pos.unmake_null(&undo);
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v > MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Without a hash move a deep node is searched one ply shallower first (internal
+        // iterative reduction): its ordering is poor and the result seeds the table.
+        let mut depth = depth;
+        if depth >= 5 && tt_move.is_none() {
+            depth -= 1;
+        }
+
+        let prev = self.td.stack[ply - 1];
+        let counter = self.td.order.counter((prev.piece, prev.mv));
+        let mut picker = MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter);
+        let side = pos.side_to_move().index();
+
+        let mut best = -INFINITY;
+        let mut best_move = Move::NONE;
+        let original_alpha = alpha;
+        let mut legal_moves = 0;
+        let mut searched = 0;
+        let mut quiets = [Move::NONE; 64];
+        let mut quiet_count = 0;
+        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+        while let Some((m, order_score)) = picker.next(pos, &self.td.order) {
+            legal_moves += 1;
+            let quiet = !m.is_tactical();
+            // Pruning of late moves once a real score is in hand.
+            if !pv_node && !in_check && best > -MATE_BOUND {
+                if features::LATE_MOVE_PRUNING && quiet && depth <= 8 && quiet_count as i32 >= lmp_limit {
+                    picker.skip_quiets();
+                    continue;
+                }
+                if !quiet && order_score < 0 && depth <= 6 && crate::see::see(pos, m) < -90 * depth {
+                    continue;
+                }
+            }
+            let piece = pos.piece_at(m.from());
+            let undo = pos.make(m);
+            let gives_check = pos.in_check();
+            // Futility: a quiet move that does not check cannot lift a hopeless eval.
+            if features::FUTILITY
+                && quiet
+                && !pv_node
+                && !in_check
+                && !gives_check
+                && best > -MATE_BOUND
+                && depth <= 6
+                && eval + 100 + 100 * depth <= alpha
+            {
+                pos.unmake(m, &undo);
+                if quiet_count < quiets.len() {
+                    quiets[quiet_count] = m;
+                    quiet_count += 1;
+                }
+                continue;
+            }
+            self.td.stack[ply].mv = m;
+            self.td.stack[ply].piece = piece;
+            let new_depth = depth - 1 + (features::CHECK_EXTENSION && gives_check) as i32;
+            let mut v;
+            if searched == 0 {
+                v = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, gives_check);
+            } else {
+                // Late-move reduction for quiet moves and losing captures.
+                let mut r = 0;
+                if features::LMR
+                    && depth >= 3
+                    && searched > pv_node as i32
+                    && (quiet || order_score < 0)
+                    && !gives_check
+                {
+                    r = self.shared.reductions.get(depth, searched);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if order_score >= COUNTER {
+                        r -= 1; // killers and counter-move
+                    } else if quiet {
+                        r -= order_score / 6000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, gives_check);
+                if v > alpha && r > 0 && !self.stopped {
+                    v = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, gives_check);
+                }
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, gives_check);
+                }
+            }
+            pos.unmake(m, &undo);
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if v >= beta {
+                        if quiet {
+                            let tried = &quiets[..quiet_count];
+                            self.td.order.reward_quiet(side, ply, depth, m, tried, (prev.piece, prev.mv));
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < quiets.len() {
+                quiets[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+        if legal_moves == 0 {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if best == -INFINITY {
+            // Every move was pruned (cannot happen: the first move is never pruned).
+            best = alpha;
+        }
+        self.shared.tt.store(key, best_move, best, depth, Bound::of(best, original_alpha, beta), ply);
+        best
+    }
+
+    /// Triangular PV: `m`, then the child's line.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let td = &mut *self.td;
+        td.pv[ply][ply] = m;
+        let child_len = td.pv_len[ply + 1].max(ply + 1);
+        for j in ply + 1..child_len {
+            td.pv[ply][j] = td.pv[ply + 1][j];
+        }
+        td.pv_len[ply] = child_len;
+    }
+
+    /// Quiescence: captures and queen promotions until the position is quiet; all evasions
+    /// when in check. Stand-pat on the static evaluation; delta and SEE pruning.
+    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
+        self.td.pv_len[ply] = ply;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return evaluate_cached(pos, &mut self.td.pawns);
+        }
+        if insufficient_material(pos) {
+            return 0;
+        }
+        if pos.halfmove_clock() >= 100 {
+            return if in_check && pos.legal_moves().is_empty() { -MATE + ply as i32 } else { 0 };
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.key();
+        let hit = self.shared.tt.probe(key, ply);
+        let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        if let Some(h) = hit {
+            if !pv_node && h.bound.settles(h.score, alpha, beta) && trusts_table(pos) {
+                return h.score;
+            }
+        }
+        let original_alpha = alpha;
+        let mut best;
+        let stand;
+        if in_check {
+            best = -INFINITY;
+            stand = -INFINITY;
+        } else {
+            stand = evaluate_cached(pos, &mut self.td.pawns);
+            if stand >= beta {
+                return stand;
+            }
+            if stand > alpha {
+                alpha = stand;
+            }
+            best = stand;
+        }
+        let mut picker = MovePicker::quiescence(pos, tt_move);
+        let mut any_move = false;
+        let mut best_move = Move::NONE;
+        while let Some((m, _)) = picker.next(pos, &self.td.order) {
+            any_move = true;
+            if !in_check {
+                if m.promotion_kind().is_some_and(|k| k != Kind::Queen) {
+                    continue;
+                }
+                // Delta pruning: even winning the victim (plus a margin) cannot reach alpha.
+                let victim = if m.is_en_passant() { nominal(Kind::Pawn) } else { nominal_of(pos.piece_at(m.to())) };
+                if !m.is_promotion() && stand + victim + 200 <= alpha {
+                    continue;
+                }
+                // SEE pruning: losing exchanges are not worth a look.
+                if !super::ordering::capture_is_good(pos, m) {
+                    continue;
+                }
+            }
+            let undo = pos.make(m);
+            let gives_check = pos.in_check();
+            let v = -self.qsearch(pos, -beta, -alpha, ply + 1, gives_check);
+            pos.unmake(m, &undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    best_move = m;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && !any_move {
+            return -MATE + ply as i32;
+        }
+        self.shared.tt.store(key, best_move, best, 0, Bound::of(best, original_alpha, beta), ply);
+        best
+    }
+}
+
+/// Near the fifty-move limit a stored score may hold a result the clock no longer allows:
+/// such a node is searched, not settled by the table.
+#[inline(always)]
+fn trusts_table(pos: &Position) -> bool {
+    pos.halfmove_clock() < 90
+}
+
+/// Does the side to move have a piece other than pawns and king (null-move zugzwang guard)?
+#[inline]
+fn has_pieces(pos: &Position) -> bool {
+    let c = pos.side_to_move();
+    [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen].iter().any(|&k| pos.count_of(Piece::new(c, k)) > 0)
+}
+
+/// KK, KNK, KBK: no mate is possible.
+#[inline]
+pub fn insufficient_material(pos: &Position) -> bool {
+    let count = |c: Color, k: Kind| pos.count_of(Piece::new(c, k));
+    let (w, b) = (pos.pieces(Color::White).len(), pos.pieces(Color::Black).len());
+    if w + b > 3 {
+        return false;
+    }
+    if w + b == 2 {
+        return true;
+    }
+    let c = if w == 2 { Color::White } else { Color::Black };
+    count(c, Kind::Knight) == 1 || count(c, Kind::Bishop) == 1
+}

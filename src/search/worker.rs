@@ -1,0 +1,159 @@
+//! What a search thread works with: its own data, kept across searches, and what all
+//! threads of one search share.
+//!
+//! A [`Worker`] is one thread for the length of one search. The root ([`super::root`]) and
+//! the tree ([`super::tree`]) are its methods, so the position and the window are all that
+//! travel from node to node.
+
+use super::ordering::OrderTables;
+use super::{SearchLimits, SharedControl};
+use crate::eval::PawnTable;
+use crate::mv::Move;
+use crate::piece::Piece;
+use crate::position::Position;
+use crate::tt::TranspositionTable;
+use crate::value::MAX_PLY;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// One ply of the search stack.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Frame {
+    /// Static evaluation (meaningless when in check).
+    pub eval: i32,
+    pub in_check: bool,
+    /// The move played from this ply (NONE for a null move) and the piece that moved.
+    pub mv: Move,
+    pub piece: Piece,
+}
+
+/// Late-move reductions by [depth][move number], in plies.
+pub(super) struct Reductions(Box<[[u8; 64]; 64]>);
+
+impl Reductions {
+    pub fn new() -> Reductions {
+        let mut table = Box::new([[0u8; 64]; 64]);
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        Reductions(table)
+    }
+
+    #[inline(always)]
+    pub fn get(&self, depth: i32, searched: i32) -> i32 {
+        self.0[(depth as usize).min(63)][(searched as usize).min(63)] as i32
+    }
+}
+
+/// What one search thread keeps across searches, and its scratch space.
+pub(super) struct ThreadData {
+    pub pawns: PawnTable,
+    pub order: OrderTables,
+    /// Keys of the game before the root, the root, and the current search path.
+    pub keys: Vec<u64>,
+    /// Where the root's key sits in `keys`.
+    pub root_index: usize,
+    pub stack: Box<[Frame; MAX_PLY + 4]>,
+    /// Triangular principal-variation table and the length of each ply's line.
+    pub pv: Box<[[Move; MAX_PLY + 2]; MAX_PLY + 2]>,
+    pub pv_len: [usize; MAX_PLY + 2],
+}
+
+impl ThreadData {
+    pub fn new() -> ThreadData {
+        ThreadData {
+            pawns: PawnTable::default(),
+            order: OrderTables::default(),
+            keys: Vec::new(),
+            root_index: 0,
+            stack: Box::new([Frame::default(); MAX_PLY + 4]),
+            pv: Box::new([[Move::NONE; MAX_PLY + 2]; MAX_PLY + 2]),
+            pv_len: [0; MAX_PLY + 2],
+        }
+    }
+
+    /// Forgets what was learnt (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.pawns.clear();
+        self.order.clear();
+    }
+
+    /// Is the position at `ply` a draw by repetition? Since the last irreversible move: one
+    /// repetition of a position of the search path (the root included) is a draw, since if it
+    /// was good to repeat once it is good to repeat again; a position of the game before the
+    /// root must have occurred twice there, so that this is its third occurrence, as the
+    /// rules say.
+    #[inline]
+    pub fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
+        let idx = self.root_index + ply;
+        let key = pos.key();
+        let limit = (pos.halfmove_clock() as usize).min(idx);
+        let mut back = 4;
+        let mut before_root = 0;
+        while back <= limit {
+            let earlier = idx - back;
+            if self.keys[earlier] == key {
+                if earlier >= self.root_index {
+                    return true;
+                }
+                before_root += 1;
+                if before_root == 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+}
+
+/// What all threads of one search share, lent to each.
+pub(super) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub reductions: &'a Reductions,
+    /// Nodes of the helpers in this search, published every 1024 nodes.
+    pub helper_nodes: &'a AtomicU64,
+}
+
+/// One thread at work: its own data and counters, and what it shares with the others.
+pub(super) struct Worker<'a> {
+    pub td: &'a mut ThreadData,
+    pub shared: &'a Shared<'a>,
+    pub control: &'a SharedControl,
+    pub is_main: bool,
+    pub nodes: u64,
+    pub node_limit: u64,
+    pub hard: Option<std::time::Duration>,
+    pub seldepth: usize,
+    pub stopped: bool,
+}
+
+impl Worker<'_> {
+    /// Nodes of all threads so far, for reports.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed)
+    }
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        td: &'a mut ThreadData,
+        shared: &'a Shared<'a>,
+        control: &'a SharedControl,
+        is_main: bool,
+        limits: &SearchLimits,
+    ) -> Worker<'a> {
+        Worker {
+            td,
+            shared,
+            control,
+            is_main,
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            hard: limits.time.hard,
+            seldepth: 0,
+            stopped: false,
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! The UCI options: one table, read both by the `uci` listing and by `setoption`.
+//!
+//! Each row holds an option's name, its kind with default and range, and what setting it
+//! does. Defaults are the engine facade's own ([`Options::default`]); a value outside the
+//! range is refused here with an `info string`, and the old value stays.
+
+use super::{Session, UciError};
+use crate::engine::Options;
+use std::sync::atomic::Ordering;
+use vampirc_uci::UciOptionConfig;
+
+/// The kind of an option, with its default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Button,
+    /// Text; `<empty>` (or nothing) means the empty string.
+    String {
+        default: &'static str,
+    },
+}
+
+/// A value, already checked against the option's kind and range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    Spin(i64),
+    Check(bool),
+    Press,
+    Text(String),
+}
+
+/// One row of the table.
+pub struct UciOption {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    /// Carries the setting out.
+    apply: fn(&mut Session, Setting) -> Result<(), UciError>,
+}
+
+/// The hash table may take up to 64 GiB.
+const MAX_HASH_MB: i64 = 65_536;
+/// Lazy SMP: the main thread and up to 255 helpers.
+const MAX_THREADS: i64 = 256;
+const MAX_MULTIPV: i64 = 64;
+const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
+
+/// Every option ox88 has, in `uci` order.
+pub fn table() -> [UciOption; 8] {
+    let d = Options::default();
+    [
+        UciOption {
+            name: "Hash",
+            kind: OptionKind::Spin { default: d.hash_mb as i64, min: 1, max: MAX_HASH_MB },
+            apply: |s, v| Ok(s.engine.set_hash(spin(v) as usize)?),
+        },
+        UciOption {
+            name: "Clear Hash",
+            kind: OptionKind::Button,
+            apply: |s, _| {
+                s.engine.clear_hash();
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "Threads",
+            kind: OptionKind::Spin { default: d.threads as i64, min: 1, max: MAX_THREADS },
+            apply: |s, v| {
+                s.engine.set_threads(spin(v) as usize);
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "MultiPV",
+            kind: OptionKind::Spin { default: d.multipv as i64, min: 1, max: MAX_MULTIPV },
+            apply: |s, v| {
+                s.engine.set_multipv(spin(v) as usize);
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "Ponder",
+            kind: OptionKind::Check { default: d.ponder },
+            apply: |s, v| {
+                s.engine.set_ponder(check(v));
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "Move Overhead",
+            kind: OptionKind::Spin { default: d.move_overhead_ms, min: 0, max: MAX_MOVE_OVERHEAD_MS },
+            apply: |s, v| {
+                s.engine.set_move_overhead(spin(v));
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "UCI_Chess960",
+            kind: OptionKind::Check { default: false },
+            apply: |s, v| {
+                s.chess960.store(check(v), Ordering::SeqCst);
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "Debug Log File",
+            kind: OptionKind::String { default: "" },
+            apply: |s, v| {
+                let path = match v {
+                    Setting::Text(t) if !t.is_empty() => Some(t),
+                    _ => None,
+                };
+                s.out.set_log(path.as_deref()).map_err(|e| UciError::BadOptionValue {
+                    option: "Debug Log File",
+                    value: format!("{} ({e})", path.unwrap_or_default()),
+                })
+            },
+        },
+    ]
+}
+
+fn spin(v: Setting) -> i64 {
+    match v {
+        Setting::Spin(n) => n,
+        _ => 0,
+    }
+}
+
+fn check(v: Setting) -> bool {
+    matches!(v, Setting::Check(true))
+}
+
+impl UciOption {
+    /// How `uci` declares it.
+    pub fn declaration(&self) -> UciOptionConfig {
+        let name = self.name.to_string();
+        match self.kind {
+            OptionKind::Spin { default, min, max } => {
+                UciOptionConfig::Spin { name, default: Some(default), min: Some(min), max: Some(max) }
+            }
+            OptionKind::Check { default } => UciOptionConfig::Check { name, default: Some(default) },
+            OptionKind::Button => UciOptionConfig::Button { name },
+            OptionKind::String { default } => UciOptionConfig::String { name, default: Some(default.to_string()) },
+        }
+    }
+
+    /// Reads a `setoption` value for this option.
+    pub fn read(&self, value: Option<&str>) -> Result<Setting, UciError> {
+        let text = value.unwrap_or("").trim();
+        let bad = || UciError::BadOptionValue { option: self.name, value: text.to_string() };
+        match self.kind {
+            OptionKind::Spin { min, max, .. } => {
+                let v = super::parse::parse_int(self.name, text).map_err(|_| bad())?;
+                if !(min..=max).contains(&v) {
+                    return Err(UciError::OutOfRange { option: self.name, value: v, min, max });
+                }
+                Ok(Setting::Spin(v))
+            }
+            OptionKind::Check { .. } if text.eq_ignore_ascii_case("true") => Ok(Setting::Check(true)),
+            OptionKind::Check { .. } if text.eq_ignore_ascii_case("false") => Ok(Setting::Check(false)),
+            OptionKind::Check { .. } => Err(bad()),
+            OptionKind::Button => Ok(Setting::Press),
+            OptionKind::String { .. } if text == "<empty>" => Ok(Setting::Text(String::new())),
+            OptionKind::String { .. } => Ok(Setting::Text(text.to_string())),
+        }
+    }
+}
+
+/// `setoption`: the option named `name` (case and runs of spaces do not matter) takes `value`.
+pub(super) fn set(session: &mut Session, name: &str, value: Option<&str>) -> Result<(), UciError> {
+    let wanted = normalise(name);
+    let option = table()
+        .into_iter()
+        .find(|o| normalise(o.name) == wanted)
+        .ok_or_else(|| UciError::UnknownOption(name.to_string()))?;
+    let setting = option.read(value)?;
+    (option.apply)(session, setting)
+}
+
+fn normalise(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
+}
