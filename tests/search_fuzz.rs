@@ -104,6 +104,8 @@ struct Go {
     /// The position an engine has that keeps the previous one when it refuses a `position`
     /// (to tell a move from a stale position from an illegal one).
     kept: Position,
+    /// Its position came from a repaired FEN.
+    repaired: bool,
     chess960: bool,
     /// `UCI_Chess960` changed while it ran: either notation is accepted.
     notation_changed: bool,
@@ -138,6 +140,8 @@ struct Fuzzer {
     pos: Option<Position>,
     /// What an engine that refuses repairable FENs and keeps the old position would have.
     kept: Position,
+    /// The last `position` needed a repair (the strict reader refuses it).
+    repaired: bool,
     chess960: bool,
     outstanding: VecDeque<Go>,
     faults: Vec<Fault>,
@@ -159,6 +163,7 @@ impl Fuzzer {
             step: 0,
             pos: Some(Position::startpos()),
             kept: Position::startpos(),
+            repaired: false,
             chess960: false,
             outstanding: VecDeque::new(),
             faults: Vec::new(),
@@ -229,7 +234,8 @@ impl Fuzzer {
         let Some(go) = self.outstanding.pop_front() else {
             return;
         };
-        if go.holds() && go.pos.is_some() {
+        let refused_repairable = go.repaired && line == "bestmove 0000";
+        if go.holds() && go.pos.is_some() && !refused_repairable {
             self.fault("premature-bestmove", format!("'{line}' for '{}' (step {}) before stop", go.text, go.step));
         }
         if let Err((kind, what)) = judge(&go, line) {
@@ -409,13 +415,15 @@ impl Fuzzer {
         } else {
             Position::from_fen_with(start_text.trim_start_matches("fen "), chess960).ok()
         };
-        if let Some(p) = strict.and_then(|mut p| {
+        let strict = strict.and_then(|mut p| {
             for text in &moves {
                 let m = p.parse_uci_move(text).ok()?;
                 p.make(m);
             }
             Some(p)
-        }) {
+        });
+        self.repaired = strict.is_none() && expected.is_some();
+        if let Some(p) = strict {
             self.kept = p;
         }
         let line = if moves.is_empty() {
@@ -498,6 +506,7 @@ impl Fuzzer {
             text,
             pos: self.pos.clone(),
             kept: self.kept.clone(),
+            repaired: self.repaired,
             chess960: self.chess960,
             notation_changed: false,
             searchmoves,
@@ -532,6 +541,7 @@ impl Fuzzer {
         self.send("ucinewgame");
         self.kept = Position::startpos();
         self.kept.set_chess960(self.chess960);
+        self.repaired = false;
         if self.rng.gen_bool(0.5) {
             self.isready();
         }
@@ -626,6 +636,10 @@ fn judge(go: &Go, line: &str) -> Result<(), (&'static str, String)> {
             Err(("illegal-bestmove", format!("{} {why}", context())))
         }
     };
+    if go.repaired && line == "bestmove 0000" {
+        let what = format!("{}: the position was repairable, not to be refused", context());
+        return Err(("refused-repairable", what));
+    }
     match &go.pos {
         None if line == "bestmove 0000" => Ok(()),
         None => stale("after a rejected position, not 0000"),
