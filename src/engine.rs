@@ -19,7 +19,7 @@
 //! * Nothing waits by polling: the threads sleep on the search's [`SharedControl`] or on a
 //!   channel until what they wait for happens.
 
-use crate::fen::{FenError, STARTPOS};
+use crate::fen::{FenError, FenRepair, STARTPOS};
 use crate::movegen::MoveError;
 use crate::mv::Move;
 use crate::position::Position;
@@ -27,7 +27,7 @@ use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl
 use crate::time::{budget, Clock, TimeBudget};
 use crate::tt::TableAllocError;
 use crate::value::MAX_PLY;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -134,7 +134,14 @@ struct Running {
     control: Arc<SharedControl>,
     /// Sent on once the search has sent its best move (closed if its thread died).
     done: Receiver<()>,
+    /// The search's one answer (none for a task, which sends no best move).
+    answer: Option<Arc<Answer>>,
 }
+
+/// How long `stop` lets the search threads send their own best move before the facade sends
+/// the one of the last line reported: with many threads on few cores the main search thread
+/// may wait a long time for its turn on a processor.
+const STOP_GRACE: Duration = Duration::from_millis(5);
 
 /// The engine: position, history, options and the search.
 pub struct Engine {
@@ -192,9 +199,17 @@ impl Engine {
     }
 
     /// Sets the position from a start and UCI moves, the FEN's castling and the moves read
-    /// as Chess960 when `chess960` is set. On error the position stays as it was but is no
-    /// longer searched: every `go` answers [`Event::NoPosition`] until a good position.
-    pub fn set_position(&mut self, start: &StartPosition, moves: &[&str], chess960: bool) -> Result<(), EngineError> {
+    /// as Chess960 when `chess960` is set. A FEN with a fault that has one obvious mend (a
+    /// castling right without its rook, an en-passant square no pawn can have left, counters
+    /// beyond their range) is mended, and the mends are returned to be reported. On error
+    /// the position stays as it was but is no longer searched: every `go` answers
+    /// [`Event::NoPosition`] until a good position.
+    pub fn set_position(
+        &mut self,
+        start: &StartPosition,
+        moves: &[&str],
+        chess960: bool,
+    ) -> Result<Vec<FenRepair>, EngineError> {
         self.stop();
         self.wait();
         self.has_position = false;
@@ -202,8 +217,8 @@ impl Engine {
             StartPosition::Startpos => STARTPOS,
             StartPosition::Fen(fen) => fen.as_str(),
         };
-        let mut pos =
-            Position::from_fen_with(fen, chess960).map_err(|error| EngineError::Fen { fen: fen.to_string(), error })?;
+        let (mut pos, repairs) = Position::from_fen_repaired(fen, chess960)
+            .map_err(|error| EngineError::Fen { fen: fen.to_string(), error })?;
         let mut history = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
             let m = pos.parse_uci_move(text).map_err(|error| EngineError::Move { index: i + 1, error })?;
@@ -213,7 +228,7 @@ impl Engine {
         self.pos = pos;
         self.history = history;
         self.has_position = true;
-        Ok(())
+        Ok(repairs)
     }
 
     /// A `position` command that could not even be read: as a rejected position, nothing is
@@ -305,6 +320,14 @@ impl Engine {
         };
         let control = Arc::new(SharedControl::starting(params.ponder));
         let (done, done_rx) = mpsc::channel();
+        let answer = Arc::new(Answer {
+            pos: self.pos.clone(),
+            searchmoves: limits.searchmoves.clone(),
+            sink: Arc::clone(&self.sink),
+            control: Arc::clone(&control),
+            state: Mutex::default(),
+            done: Mutex::new(Some(done)),
+        });
         let job = SearchJob {
             pos: self.pos.clone(),
             history: self.history.clone(),
@@ -312,8 +335,7 @@ impl Engine {
             threads: self.options.threads,
             control: Arc::clone(&control),
             hold: params.infinite || params.is_unlimited(),
-            sink: Arc::clone(&self.sink),
-            done,
+            answer: Arc::clone(&answer),
         };
         let searcher = Arc::clone(&self.searcher);
         let spawned = std::thread::Builder::new()
@@ -321,7 +343,7 @@ impl Engine {
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || job.run(&searcher));
         match spawned {
-            Ok(_) => self.running = Some(Running { control, done: done_rx }),
+            Ok(_) => self.running = Some(Running { control, done: done_rx, answer: Some(answer) }),
             Err(_) => {
                 // No thread: answer at once so the GUI still gets its one best move.
                 let (best, ponder) = checked_moves(&self.pos, &[], SearchOutcome::default());
@@ -331,10 +353,14 @@ impl Engine {
         Ok(())
     }
 
-    /// Asks a running search to stop (it then sends its best move); idle: does nothing.
+    /// Asks a running search to stop; its best move is sent within a few milliseconds (by
+    /// the search, or else from its last line reported). Idle: does nothing.
     pub fn stop(&mut self) {
-        if let Some(r) = &self.running {
-            r.control.request_stop();
+        let Some(r) = &self.running else { return };
+        r.control.request_stop();
+        if let Some(answer) = &r.answer {
+            answer.wait_sent(STOP_GRACE);
+            answer.send(None);
         }
     }
 
@@ -383,7 +409,7 @@ impl Engine {
             let _ = done.send(());
         });
         if spawned.is_ok() {
-            self.running = Some(Running { control, done: done_rx });
+            self.running = Some(Running { control, done: done_rx, answer: None });
         }
     }
 
@@ -447,27 +473,21 @@ struct SearchJob {
     control: Arc<SharedControl>,
     /// Hold the best move until `stop` (infinite or unlimited search).
     hold: bool,
-    sink: EventSink,
-    done: Sender<()>,
+    answer: Arc<Answer>,
 }
 
 impl SearchJob {
     fn run(self, searcher: &Mutex<Searcher>) {
-        // The principal variation of the last report, for a ponder move the search did not give.
-        let last_pv = RefCell::new(Vec::new());
-        let mut report = |report: Report| {
-            if let Report::Iteration { multipv: 1, pv, .. } = &report {
-                last_pv.borrow_mut().clone_from(pv);
-            }
-            (self.sink)(Event::Report(report))
-        };
-        let watchdog = RefCell::new(self.limits.time.hard.map(|hard| Watchdog::start(Arc::clone(&self.control), hard)));
-        let sent = Cell::new(false);
+        let mut report = |report: Report| self.answer.report(report);
+        let watchdog = RefCell::new(
+            self.limits.time.hard.map(|hard| Watchdog::start(Arc::clone(&self.control), Arc::clone(&self.answer), hard)),
+        );
         let finish = |outcome: &SearchOutcome| {
-            if !sent.replace(true) {
-                drop(watchdog.borrow_mut().take());
-                self.send_best_move(*outcome, &last_pv.borrow());
-            }
+            drop(watchdog.borrow_mut().take());
+            // Held while the search must not end yet (infinite, pondering).
+            let hold = self.hold;
+            self.control.wait_while(None, |c| !c.stopped() && (hold || c.is_pondering()));
+            self.answer.send(Some(*outcome));
         };
         {
             let mut searcher = lock_searcher(searcher);
@@ -482,20 +502,71 @@ impl SearchJob {
             }
         }
         // Still one best move when the search panicked before it had one.
-        finish(&SearchOutcome::default());
+        self.answer.send(None);
+    }
+}
+
+/// The one best move of a search, sent by whoever comes first: the search when it ends, or
+/// the facade or the watchdog when a stop is not answered in time, with the line last
+/// reported. Reports after it are dropped, so the last line shown is the line played.
+struct Answer {
+    pos: Position,
+    searchmoves: Vec<Move>,
+    sink: EventSink,
+    control: Arc<SharedControl>,
+    state: Mutex<AnswerState>,
+    /// Taken and sent on by the one send.
+    done: Mutex<Option<Sender<()>>>,
+}
+
+#[derive(Default)]
+struct AnswerState {
+    sent: bool,
+    /// The first two moves of the last principal variation reported.
+    best: Option<Move>,
+    ponder: Option<Move>,
+}
+
+impl Answer {
+    fn state(&self) -> MutexGuard<'_, AnswerState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Holds the best move while the search must not end yet (infinite, pondering), then
-    /// sends it and tells the facade.
-    fn send_best_move(&self, mut outcome: SearchOutcome, last_pv: &[Move]) {
-        if outcome.ponder.is_none() && outcome.best.is_some() && last_pv.first() == outcome.best.as_ref() {
-            outcome.ponder = last_pv.get(1).copied();
+    fn report(&self, report: Report) {
+        let mut state = self.state();
+        if state.sent {
+            return;
         }
-        let hold = self.hold;
-        self.control.wait_while(None, |c| !c.stopped() && (hold || c.is_pondering()));
-        let (best, ponder) = checked_moves(&self.pos, &self.limits.searchmoves, outcome);
+        if let Report::Iteration { multipv: 1, pv, .. } = &report {
+            (state.best, state.ponder) = (pv.first().copied(), pv.get(1).copied());
+        }
+        (self.sink)(Event::Report(report));
+    }
+
+    /// Sends the best move unless it has been sent: the search's `outcome`, or with `None`
+    /// the last line reported. A ponder move the search did not give comes from that line.
+    fn send(&self, outcome: Option<SearchOutcome>) {
+        let mut state = self.state();
+        if state.sent {
+            return;
+        }
+        state.sent = true;
+        let mut outcome = outcome.unwrap_or(SearchOutcome { best: state.best, ponder: state.ponder, nodes: 0 });
+        if outcome.ponder.is_none() && outcome.best.is_some() && outcome.best == state.best {
+            outcome.ponder = state.ponder;
+        }
+        let (best, ponder) = checked_moves(&self.pos, &self.searchmoves, outcome);
         (self.sink)(Event::BestMove { best, ponder });
-        let _ = self.done.send(());
+        drop(state);
+        if let Some(done) = self.done.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            let _ = done.send(());
+        }
+        self.control.wake();
+    }
+
+    /// Waits at most `limit` for the best move to be sent.
+    fn wait_sent(&self, limit: Duration) {
+        self.control.wait_while(Some(limit), |_| !self.state().sent);
     }
 }
 
@@ -507,7 +578,7 @@ struct Watchdog {
 }
 
 impl Watchdog {
-    fn start(control: Arc<SharedControl>, hard: Duration) -> Watchdog {
+    fn start(control: Arc<SharedControl>, answer: Arc<Answer>, hard: Duration) -> Watchdog {
         let done = Arc::new(AtomicBool::new(false));
         let (flag, watched) = (Arc::clone(&done), Arc::clone(&control));
         let spawned = std::thread::Builder::new().name("watchdog".into()).spawn(move || {
@@ -521,6 +592,8 @@ impl Watchdog {
                     let elapsed = watched.elapsed();
                     if elapsed >= hard {
                         watched.request_stop();
+                        answer.wait_sent(STOP_GRACE);
+                        answer.send(None);
                         break;
                     }
                     Some(hard - elapsed)

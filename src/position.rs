@@ -83,6 +83,7 @@ pub struct Undo {
     castling: u8,
     en_passant: Option<Square>,
     halfmove: u16,
+    fullmove: u16,
     key: u64,
     pawn_key: u64,
     psq: Tapered,
@@ -375,6 +376,7 @@ impl Position {
             castling: self.castling,
             en_passant: self.en_passant,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             key: self.key,
             pawn_key: self.pawn_key,
             psq: self.psq,
@@ -382,7 +384,8 @@ impl Position {
         if let Some(ep) = self.en_passant.take() {
             self.key ^= KEYS.en_passant_file[ep.file() as usize];
         }
-        self.halfmove += 1;
+        // Both counters stop at their largest value rather than wrap (a FEN may start there).
+        self.halfmove = self.halfmove.saturating_add(1);
         undo
     }
 
@@ -442,7 +445,7 @@ impl Position {
             self.castling = kept;
         }
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = us.flip();
         self.key ^= KEYS.side;
@@ -490,9 +493,7 @@ impl Position {
     pub fn unmake(&mut self, m: Move, undo: &Undo) {
         self.side = self.side.flip();
         let us = self.side;
-        if us == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove = undo.fullmove;
         let from = m.from();
         let to = m.to();
         if m.is_castle() {

@@ -290,7 +290,9 @@ impl Worker<'_> {
             best = -INFINITY;
             stand = -INFINITY;
         } else {
-            stand = evaluate_cached(pos, &mut self.td.pawns);
+            // One move before the fifty-move limit, the quiet move that standing pat stands
+            // for ends the game in a draw.
+            stand = if pos.halfmove_clock() >= 99 { 0 } else { evaluate_cached(pos, &mut self.td.pawns) };
             if stand >= beta {
                 return stand;
             }

@@ -204,7 +204,9 @@ impl Session {
             Command::SetOption { name, value } => options::set(self, &name, value.as_deref())?,
             Command::Position { start, moves } => {
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-                self.engine.set_position(&start, &moves, self.chess960())?;
+                for repair in self.engine.set_position(&start, &moves, self.chess960())? {
+                    self.info_string(&format!("FEN repaired: {repair}"));
+                }
             }
             Command::Go(mut params) => {
                 if !self.engine.has_position() {
