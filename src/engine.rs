@@ -480,7 +480,10 @@ impl SearchJob {
     fn run(self, searcher: &Mutex<Searcher>) {
         let mut report = |report: Report| self.answer.report(report);
         let watchdog = RefCell::new(
-            self.limits.time.hard.map(|hard| Watchdog::start(Arc::clone(&self.control), Arc::clone(&self.answer), hard)),
+            self.limits
+                .time
+                .hard
+                .map(|hard| Watchdog::start(Arc::clone(&self.control), Arc::clone(&self.answer), hard)),
         );
         let finish = |outcome: &SearchOutcome| {
             drop(watchdog.borrow_mut().take());
