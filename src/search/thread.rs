@@ -105,9 +105,9 @@ impl Searcher {
             done(&outcome);
             return outcome;
         }
-        // The helpers' own stop flag: the GUI's `stop` reaches them through the main thread,
-        // which ends within 1024 nodes and then raises this one. Stopping them with the GUI's
-        // flag instead would end a held `go infinite` search when the main thread finishes.
+        // The helpers stop on the GUI's `stop` as the main thread does, and on their own flag,
+        // raised when the main thread ends. Raising the GUI's flag for that instead would end
+        // a held `go infinite` search when the main thread finishes early.
         let helper_control = SharedControl::default();
         // No limits: a helper searches until told to stop.
         let helper_limits = SearchLimits { searchmoves: limits.searchmoves.clone(), multipv: 1, ..Default::default() };
@@ -122,7 +122,8 @@ impl Searcher {
                     .name(format!("helper {}", i + 1))
                     .stack_size(HELPER_STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let mut worker = Worker::new(td, shared, helper_control, false, helper_limits);
+                        let mut worker = Worker::new(td, shared, control, false, helper_limits);
+                        worker.helper_stop = Some(helper_control);
                         worker.iterate(pos, history, helper_limits, &mut |_| {}, first_depth);
                     });
                 // Without a thread the search goes on with fewer helpers.

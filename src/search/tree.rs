@@ -7,6 +7,7 @@ use super::features;
 use super::ordering::COUNTER;
 use super::picker::MovePicker;
 use super::worker::Worker;
+use super::SharedControl;
 use crate::eval::evaluate_cached;
 use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
@@ -26,7 +27,10 @@ impl Worker<'_> {
             if !self.is_main {
                 self.shared.helper_nodes.fetch_add(1024, Ordering::Relaxed);
             }
-            if self.control.stopped() || self.hard.is_some_and(|h| self.control.elapsed() >= h) {
+            if self.control.stopped()
+                || self.helper_stop.is_some_and(SharedControl::stopped)
+                || self.hard.is_some_and(|h| self.control.elapsed() >= h)
+            {
                 self.stopped = true;
             }
         }

@@ -121,6 +121,9 @@ pub(super) struct Worker<'a> {
     pub td: &'a mut ThreadData,
     pub shared: &'a Shared<'a>,
     pub control: &'a SharedControl,
+    /// A helper's own stop, raised when the main thread ends (a helper also stops on the
+    /// GUI's `stop`, so that many threads leave the processors at once).
+    pub helper_stop: Option<&'a SharedControl>,
     pub is_main: bool,
     pub nodes: u64,
     pub node_limit: u64,
@@ -148,6 +151,7 @@ impl<'a> Worker<'a> {
             td,
             shared,
             control,
+            helper_stop: None,
             is_main,
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
