@@ -19,6 +19,10 @@
 //! * Nothing waits by polling: the threads sleep on the search's [`SharedControl`] or on a
 //!   channel until what they wait for happens.
 
+mod job;
+
+use job::{checked_moves, Answer, SearchJob};
+
 use crate::fen::{FenError, FenRepair, STARTPOS};
 use crate::movegen::MoveError;
 use crate::mv::Move;
@@ -27,11 +31,9 @@ use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl
 use crate::time::{budget, Clock, TimeBudget};
 use crate::tt::TableAllocError;
 use crate::value::MAX_PLY;
-use std::cell::RefCell;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -320,14 +322,13 @@ impl Engine {
         };
         let control = Arc::new(SharedControl::starting(params.ponder));
         let (done, done_rx) = mpsc::channel();
-        let answer = Arc::new(Answer {
-            pos: self.pos.clone(),
-            searchmoves: limits.searchmoves.clone(),
-            sink: Arc::clone(&self.sink),
-            control: Arc::clone(&control),
-            state: Mutex::default(),
-            done: Mutex::new(Some(done)),
-        });
+        let answer = Arc::new(Answer::new(
+            self.pos.clone(),
+            limits.searchmoves.clone(),
+            Arc::clone(&self.sink),
+            Arc::clone(&control),
+            done,
+        ));
         let job = SearchJob {
             pos: self.pos.clone(),
             history: self.history.clone(),
@@ -440,180 +441,6 @@ fn lock_searcher(searcher: &Mutex<Searcher>) -> MutexGuard<'_, Searcher> {
             searcher.clear_poison();
             guard
         }
-    }
-}
-
-/// The best and ponder moves to send: the search's if legal (and allowed by `searchmoves`),
-/// otherwise the first allowed legal move; `None` only when there is no legal move.
-fn checked_moves(pos: &Position, searchmoves: &[Move], outcome: SearchOutcome) -> (Option<Move>, Option<Move>) {
-    let legal = pos.legal_moves();
-    let allowed = |m: &Move| legal.contains(*m) && (searchmoves.is_empty() || searchmoves.contains(m));
-    let best = outcome
-        .best
-        .filter(|m| allowed(m))
-        .or_else(|| legal.iter().copied().find(|m| allowed(m)))
-        .or_else(|| legal.iter().copied().next());
-    let ponder = match (best, outcome.ponder) {
-        (Some(b), Some(p)) if outcome.best == Some(b) => {
-            let mut after = pos.clone();
-            after.make(b);
-            after.legal_moves().contains(p).then_some(p)
-        }
-        _ => None,
-    };
-    (best, ponder)
-}
-
-/// Everything a search thread needs, moved into it.
-struct SearchJob {
-    pos: Position,
-    history: Vec<u64>,
-    limits: SearchLimits,
-    threads: usize,
-    control: Arc<SharedControl>,
-    /// Hold the best move until `stop` (infinite or unlimited search).
-    hold: bool,
-    answer: Arc<Answer>,
-}
-
-impl SearchJob {
-    fn run(self, searcher: &Mutex<Searcher>) {
-        let mut report = |report: Report| self.answer.report(report);
-        let watchdog = RefCell::new(
-            self.limits
-                .time
-                .hard
-                .map(|hard| Watchdog::start(Arc::clone(&self.control), Arc::clone(&self.answer), hard)),
-        );
-        let finish = |outcome: &SearchOutcome| {
-            drop(watchdog.borrow_mut().take());
-            // Held while the search must not end yet (infinite, pondering).
-            let hold = self.hold;
-            self.control.wait_while(None, |c| !c.stopped() && (hold || c.is_pondering()));
-            self.answer.send(Some(*outcome));
-        };
-        {
-            let mut searcher = lock_searcher(searcher);
-            searcher.set_threads(self.threads);
-            let result = catch_unwind(AssertUnwindSafe(|| {
-                searcher
-                    .search_then(&self.pos, &self.history, &self.limits, &self.control, &mut report, &mut |o| finish(o))
-            }));
-            if result.is_err() {
-                // A panicking search may leave its tables half-written: start afresh.
-                searcher.clear();
-            }
-        }
-        // Still one best move when the search panicked before it had one.
-        self.answer.send(None);
-    }
-}
-
-/// The one best move of a search, sent by whoever comes first: the search when it ends, or
-/// the facade or the watchdog when a stop is not answered in time, with the line last
-/// reported. Reports after it are dropped, so the last line shown is the line played.
-struct Answer {
-    pos: Position,
-    searchmoves: Vec<Move>,
-    sink: EventSink,
-    control: Arc<SharedControl>,
-    state: Mutex<AnswerState>,
-    /// Taken and sent on by the one send.
-    done: Mutex<Option<Sender<()>>>,
-}
-
-#[derive(Default)]
-struct AnswerState {
-    sent: bool,
-    /// The first two moves of the last principal variation reported.
-    best: Option<Move>,
-    ponder: Option<Move>,
-}
-
-impl Answer {
-    fn state(&self) -> MutexGuard<'_, AnswerState> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn report(&self, report: Report) {
-        let mut state = self.state();
-        if state.sent {
-            return;
-        }
-        if let Report::Iteration { multipv: 1, pv, .. } = &report {
-            (state.best, state.ponder) = (pv.first().copied(), pv.get(1).copied());
-        }
-        (self.sink)(Event::Report(report));
-    }
-
-    /// Sends the best move unless it has been sent: the search's `outcome`, or with `None`
-    /// the last line reported. A ponder move the search did not give comes from that line.
-    fn send(&self, outcome: Option<SearchOutcome>) {
-        let mut state = self.state();
-        if state.sent {
-            return;
-        }
-        state.sent = true;
-        let mut outcome = outcome.unwrap_or(SearchOutcome { best: state.best, ponder: state.ponder, nodes: 0 });
-        if outcome.ponder.is_none() && outcome.best.is_some() && outcome.best == state.best {
-            outcome.ponder = state.ponder;
-        }
-        let (best, ponder) = checked_moves(&self.pos, &self.searchmoves, outcome);
-        (self.sink)(Event::BestMove { best, ponder });
-        drop(state);
-        if let Some(done) = self.done.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            let _ = done.send(());
-        }
-        self.control.wake();
-    }
-
-    /// Waits at most `limit` for the best move to be sent.
-    fn wait_sent(&self, limit: Duration) {
-        self.control.wait_while(Some(limit), |_| !self.state().sent);
-    }
-}
-
-/// Stops the search at its hard time limit even if the search misses the limit itself (a
-/// long node, a search without time checks): a safety net against losing on time.
-struct Watchdog {
-    done: Arc<AtomicBool>,
-    control: Arc<SharedControl>,
-}
-
-impl Watchdog {
-    fn start(control: Arc<SharedControl>, answer: Arc<Answer>, hard: Duration) -> Watchdog {
-        let done = Arc::new(AtomicBool::new(false));
-        let (flag, watched) = (Arc::clone(&done), Arc::clone(&control));
-        let spawned = std::thread::Builder::new().name("watchdog".into()).spawn(move || {
-            let over = |c: &SharedControl| flag.load(Ordering::SeqCst) || c.stopped();
-            while !over(&watched) {
-                let pondering = watched.is_pondering();
-                // While pondering the clock has not started: sleep until something changes.
-                let left = if pondering {
-                    None
-                } else {
-                    let elapsed = watched.elapsed();
-                    if elapsed >= hard {
-                        watched.request_stop();
-                        answer.wait_sent(STOP_GRACE);
-                        answer.send(None);
-                        break;
-                    }
-                    Some(hard - elapsed)
-                };
-                watched.wait_while(left, |c| !over(c) && c.is_pondering() == pondering);
-            }
-        });
-        // Without a thread the search's own checks remain.
-        drop(spawned);
-        Watchdog { done, control }
-    }
-}
-
-impl Drop for Watchdog {
-    fn drop(&mut self) {
-        self.done.store(true, Ordering::SeqCst);
-        self.control.wake();
     }
 }
 
