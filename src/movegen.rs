@@ -51,14 +51,6 @@ impl Position {
         list
     }
 
-    /// The number of legal moves, counted without building a list (perft's last ply).
-    #[inline]
-    pub fn count_legal_moves(&self) -> u64 {
-        let mut counter = MoveCounter(0);
-        self.generate::<ALL, MoveCounter>(&mut counter);
-        counter.0
-    }
-
     /// Legal captures and promotions only (for quiescence search).
     #[inline]
     pub fn legal_tactical_moves(&self) -> MoveList {
@@ -194,7 +186,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn pawn_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(&self, from: Square, pin: Step, targets: Targets, list: &mut S) {
+    pub(crate) fn pawn_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(&self, from: Square, pin: Step, targets: Targets, list: &mut S) {
         let us = self.side;
         let them = us.flip();
         let king = self.list[us.index()][0];
@@ -363,7 +355,7 @@ impl Position {
     }
 
     /// En passant removes two pieces from a line at once; make it on the board and look.
-    fn en_passant_is_legal(&self, m: Move) -> bool {
+    pub(crate) fn en_passant_is_legal(&self, m: Move) -> bool {
         let us = self.side;
         let captured = Square::from_index_unchecked((m.to().raw() as i8 - us.forward()) as u8);
         let mut board = self.clone();
@@ -376,7 +368,7 @@ impl Position {
 
     /// King steps: collect the candidate squares, then let each enemy piece strike off the
     /// ones it covers, found with one `KING_ZONE` lookup per piece.
-    fn king_moves<const MODE: u8, S: MoveSink>(&self, king: Square, list: &mut S) {
+    pub(crate) fn king_moves<const MODE: u8, S: MoveSink>(&self, king: Square, list: &mut S) {
         let us = self.side;
         let them = us.flip();
         let mut candidates: u8 = 0;
@@ -426,7 +418,7 @@ impl Position {
         }
     }
 
-    fn castling_moves<S: MoveSink>(&self, king: Square, list: &mut S) {
+    pub(crate) fn castling_moves<S: MoveSink>(&self, king: Square, list: &mut S) {
         let rights_of_us = self.castling & rights::of(self.side);
         let mut bits = rights_of_us;
         while bits != 0 {
