@@ -10,7 +10,9 @@
 pub mod suite;
 pub mod table;
 
-pub use suite::{parse_suite, run_suite, run_suite_with, Mismatch, PerftCase, SuiteParseError, SuiteReport};
+pub use suite::{
+    parse_suite, run_suite, run_suite_in, run_suite_with, Mismatch, PerftCase, SuiteParseError, SuiteReport,
+};
 
 use crate::movegen::gen;
 use crate::mv::{Move, MoveList};
@@ -175,12 +177,28 @@ pub fn divide_with(
     depth: u32,
     options: &PerftOptions,
     control: &PerftControl,
-    mut on_root: impl FnMut(Move, u64),
+    on_root: impl FnMut(Move, u64),
 ) -> Result<Vec<(Move, u64)>, PerftError> {
     if depth == 0 {
         return Ok(Vec::new());
     }
     let table = if options.hash_mb > 0 { Some(PerftTable::new(options.hash_mb)?) } else { None };
+    divide_in(pos, depth, options.threads, table.as_ref(), control, on_root)
+}
+
+/// [`divide_with`] on a table the caller owns (it may be shared by several counts, and be of
+/// any size, down to the single bucket the tests use to make replacement constant).
+pub fn divide_in(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    table: Option<&PerftTable>,
+    control: &PerftControl,
+    mut on_root: impl FnMut(Move, u64),
+) -> Result<Vec<(Move, u64)>, PerftError> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
     let roots = pos.legal_moves();
     let tasks = split(pos, &roots, depth);
     let remaining: Vec<AtomicUsize> = roots.iter().map(|_| AtomicUsize::new(0)).collect();
@@ -190,12 +208,12 @@ pub fn divide_with(
     let totals: Vec<AtomicU64> = roots.iter().map(|_| AtomicU64::new(0)).collect();
     control.roots.store(roots.len(), Ordering::Relaxed);
     control.tasks.store(tasks.len(), Ordering::Relaxed);
-    let walk = Walk { table: table.as_ref(), salt: root_salt(pos), stop: control };
+    let walk = Walk { table, salt: root_salt(pos), stop: control };
     let next = AtomicUsize::new(0);
     let mut done = vec![false; roots.len()];
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel();
-        for _ in 0..options.threads.clamp(1, tasks.len().max(1)) {
+        for _ in 0..threads.clamp(1, tasks.len().max(1)) {
             let sender = sender.clone();
             let (tasks, roots, remaining, totals, walk, next) = (&tasks, &roots, &remaining, &totals, &walk, &next);
             let mut pos = pos.clone();
@@ -341,5 +359,34 @@ mod tests {
         let split = divide(&mut pos, 3);
         assert_eq!(split.len(), 20);
         assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 8_902);
+    }
+
+    #[test]
+    fn one_table_keeps_apart_positions_whose_rights_name_other_rooks() {
+        // Same pieces, same right bit (White's queen side), so the same Zobrist key; but the
+        // right names the b1 rook in one and the a1 rook (blocked by b1) in the other.
+        let b_rook = Position::from_fen_with("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", true).unwrap();
+        let a_rook = Position::from_fen_with("4k3/8/8/8/8/8/8/RR2K3 w A - 0 1", true).unwrap();
+        assert_eq!(b_rook.key(), a_rook.key());
+        assert_ne!(perft(&mut b_rook.clone(), 1), perft(&mut a_rook.clone(), 1));
+        let table = PerftTable::with_buckets(1 << 12).unwrap();
+        let control = PerftControl::new();
+        for depth in 2..=4 {
+            for pos in [&b_rook, &a_rook] {
+                let walk = Walk { table: Some(&table), salt: root_salt(pos), stop: &control };
+                assert_eq!(count(&mut pos.clone(), depth, &walk), perft(&mut pos.clone(), depth), "depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_count_is_an_error_not_a_number() {
+        let control = PerftControl::new();
+        control.stop();
+        let options = PerftOptions { hash_mb: 1, threads: 2 };
+        assert_eq!(perft_controlled(&Position::startpos(), 5, &options, &control), Err(PerftError::Interrupted));
+        let mut heard = 0;
+        assert!(divide_with(&Position::startpos(), 4, &options, &PerftControl::new(), |_, _| heard += 1).is_ok());
+        assert_eq!(heard, 20, "every root move is reported once");
     }
 }

@@ -113,7 +113,7 @@ impl SuiteReport {
 /// one thread and without a hash table. `progress` is told the expected node count of each
 /// check as it finishes.
 pub fn run_suite(cases: &[PerftCase], max_nodes: u64, chess960: bool, progress: impl FnMut(u64)) -> SuiteReport {
-    run_cases(cases, max_nodes, chess960, 1, None, &PerftControl::new(), progress)
+    run_suite_in(cases, max_nodes, chess960, 1, None, &PerftControl::new(), progress)
 }
 
 /// [`run_suite`] with a hash table and threads: each thread takes the next position and
@@ -128,7 +128,7 @@ pub fn run_suite_with(
     progress: impl FnMut(u64),
 ) -> Result<SuiteReport, PerftTableError> {
     let table = if options.hash_mb > 0 { Some(PerftTable::new(options.hash_mb)?) } else { None };
-    Ok(run_cases(cases, max_nodes, chess960, options.threads, table.as_ref(), control, progress))
+    Ok(run_suite_in(cases, max_nodes, chess960, options.threads, table.as_ref(), control, progress))
 }
 
 /// What one position's checks found.
@@ -143,7 +143,8 @@ enum Event {
     Case(usize, CaseResult),
 }
 
-fn run_cases(
+/// [`run_suite_with`] on a table the caller owns, of any size.
+pub fn run_suite_in(
     cases: &[PerftCase],
     max_nodes: u64,
     chess960: bool,

@@ -49,11 +49,17 @@ pub struct PerftTable {
 }
 
 impl PerftTable {
-    /// A table of `mb` megabytes (at least one bucket; a size below 1 MB counts as 64 bytes,
-    /// which tests use to make replacement happen all the time).
+    /// A table of `mb` megabytes (0 gives one bucket).
     pub fn new(mb: usize) -> Result<PerftTable, PerftTableError> {
-        let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let count = mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>();
+        PerftTable::with_buckets(count).map_err(|_| PerftTableError { mb })
+    }
+
+    /// A table of `count` buckets of four entries (at least one).
+    pub fn with_buckets(count: usize) -> Result<PerftTable, PerftTableError> {
+        let count = count.max(1);
         let mut buckets = Vec::new();
+        let mb = count.saturating_mul(std::mem::size_of::<Bucket>()) >> 20;
         buckets.try_reserve_exact(count).map_err(|_| PerftTableError { mb })?;
         buckets.resize_with(count, Bucket::default);
         Ok(PerftTable { buckets })
