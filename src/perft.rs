@@ -29,6 +29,9 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 1 {
         return pos.count_legal_moves();
     }
+    if depth == 2 {
+        return pos.perft2();
+    }
     let mut moves = MoveList::new();
     pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
     let mut nodes = 0;
@@ -310,17 +313,22 @@ pub(crate) fn count(pos: &mut Position, depth: u32, walk: &Walk) -> u64 {
             return n;
         }
     }
-    if depth >= 3 && walk.stop.is_stopped() {
-        return 0;
-    }
-    let mut moves = MoveList::new();
-    pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
-    let mut nodes = 0;
-    for &m in moves.iter() {
-        let undo = pos.make(m);
-        nodes += count(pos, depth - 1, walk);
-        pos.unmake(m, &undo);
-    }
+    let nodes = if depth == 2 {
+        pos.perft2()
+    } else {
+        if walk.stop.is_stopped() {
+            return 0;
+        }
+        let mut moves = MoveList::new();
+        pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
+        let mut nodes = 0;
+        for &m in moves.iter() {
+            let undo = pos.make(m);
+            nodes += count(pos, depth - 1, walk);
+            pos.unmake(m, &undo);
+        }
+        nodes
+    };
     if let Some(table) = walk.table {
         if !walk.stop.is_stopped() {
             table.store(key, depth, nodes);
