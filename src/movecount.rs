@@ -20,8 +20,8 @@ use crate::movegen::{gen, MoveCounter};
 use crate::mv::{Move, MoveList};
 use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::Position;
-use crate::square::{Square, Step, BISHOP_STEPS, KNIGHT_STEPS, ROOK_STEPS};
-use crate::tables::{delta_index, ATTACK, DELTA_COUNT};
+use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
+use crate::tables::{delta_index, ATTACK, DELTA_COUNT, KING_ZONE};
 
 /// Bit of the enemy's colour in a board byte, as a shift (see [`crate::piece::flag`]).
 #[inline(always)]
@@ -30,6 +30,14 @@ fn enemy_shift(us: Color) -> u32 {
         Color::White => 7,
         Color::Black => 6,
     }
+}
+
+/// What the side to move in a perft tree's leaves could do before the last move: moves of
+/// each piece but the king by square (pins aside), their sum, and the king's steps.
+struct Base<'a> {
+    pieces: &'a [u8; 128],
+    total: u64,
+    king_steps: u8,
 }
 
 /// `PAWN_REACH[color][delta_index(sq, pawn)]`: whether what stands on `sq` can change the
@@ -96,19 +104,22 @@ impl Position {
             base[from.index() & 127] = n as u8;
             base_total += n;
         }
+        // The opponent king's steps on this board.
+        let king_steps = self.king_targets::<{ gen::ALL }>(them, self.king(them));
+        let base = Base { pieces: &base, total: base_total, king_steps };
         let mut nodes = 0;
         for &m in moves.iter() {
             let undo = self.make(m);
             let (from, to) = (m.from().raw(), m.to().raw());
             nodes += if m.is_castle() {
                 let squares = [from, to, m.castle_king_target().raw(), m.castle_rook_target().raw()];
-                self.count_after::<4>(squares, &base, base_total)
+                self.count_after::<4>(squares, &base)
             } else if m.is_en_passant() {
                 // The taken pawn stands one step beyond `to` as the side now to move sees it.
                 let taken = to.wrapping_add(self.side.forward() as u8);
-                self.count_after::<3>([from, to, taken], &base, base_total)
+                self.count_after::<3>([from, to, taken], &base)
             } else {
-                self.count_after::<2>([from, to], &base, base_total)
+                self.count_after::<2>([from, to], &base)
             };
             self.unmake(m, &undo);
         }
@@ -117,30 +128,44 @@ impl Position {
 
     /// [`Position::count_legal_moves`] just after a move that changed the squares `changed`
     /// (from and to; for en passant the taken pawn's square; for castling the king's and
-    /// rook's targets too), given the moves each piece of the side to move had before it
-    /// (`base`, by square; `base_total` their sum).
+    /// rook's targets too), given what the side to move could do before it (`base`).
     #[inline(always)]
-    fn count_after<const N: usize>(&self, changed: [u8; N], base: &[u8; 128], base_total: u64) -> u64 {
+    fn count_after<const N: usize>(&self, changed: [u8; N], base: &Base) -> u64 {
         let threats = self.threats();
         if threats.checkers.count() != 0 {
             return self.count_evasions(&threats);
         }
-        // A piece taken by the move stood on a changed square; nothing else of ours did.
-        let mut n = base_total + self.count_king_moves() + self.count_en_passant(&threats);
-        for sq in changed {
-            n -= base[sq as usize & 127] as u64;
-        }
         let changed = changed.map(Square::from_index_unchecked);
         let us = self.side;
+        let king = self.king(us);
+        let king_steps = if self.king_steps_may_differ(king, &changed) {
+            self.king_targets::<{ gen::ALL }>(us, king)
+        } else {
+            base.king_steps
+        };
+        let mut counter = MoveCounter(0);
+        if self.castling != 0 {
+            self.castling_moves(king, &mut counter);
+        }
+        let mut n = base.total + king_steps.count_ones() as u64 + counter.0 + self.count_en_passant(&threats);
+        // A piece taken by the move stood on a changed square; nothing else of ours did.
+        let base_moves = base.pieces;
+        for sq in changed {
+            n -= base_moves[sq.index() & 127] as u64;
+        }
         let c = us.index();
         let shift = enemy_shift(us);
         for slot in 1..self.officers[c] as usize {
             let from = self.list[c][slot & 15];
             let pin = threats.pin_step[slot & 15];
             let flags = self.board[from.index()].flags();
-            let reach = changed.iter().fold(0, |r, &sq| r | ATTACK[delta_index(from, sq)]);
-            if pin != 0 || reach & flags != 0 {
-                n = n - base[from.index() & 127] as u64 + self.officer_moves(from.raw(), pin, shift);
+            // A slider's count changes only where a changed square is the first piece (or
+            // gap) along one of its rays, so it sees that square along a clear line.
+            let reached = changed.iter().any(|&sq| {
+                ATTACK[delta_index(from, sq)] & flags != 0 && (flags == flag::KNIGHT || self.line_is_clear(from, sq))
+            });
+            if pin != 0 || reached {
+                n = n - base_moves[from.index() & 127] as u64 + self.officer_moves(from.raw(), pin, shift);
             }
         }
         let pawn_reach = &PAWN_REACH[c];
@@ -149,10 +174,41 @@ impl Position {
             let pin = threats.pin_step[slot & 15];
             let reached = changed.iter().fold(false, |r, &sq| r | pawn_reach[delta_index(sq, from)]);
             if pin != 0 || reached {
-                n = n - base[from.index() & 127] as u64 + self.pawn_moves_counted(from, pin);
+                n = n - base_moves[from.index() & 127] as u64 + self.pawn_moves_counted(from, pin);
             }
         }
         n
+    }
+
+    /// Can the squares `changed` by the last move have changed where the king on `king` may
+    /// step? Only if one is next to the king, or a knight's jump from a square it might step
+    /// to, or sees such a square along a clear line (the king lifted, as when it steps away
+    /// along a checking line): a piece arriving, leaving, unmasking or blocking a line there.
+    #[inline(always)]
+    fn king_steps_may_differ(&self, king: Square, changed: &[Square]) -> bool {
+        let us = self.side;
+        // The squares the king might step to: on the board and not held by its own side.
+        let mut free = 0u8;
+        for (i, &d) in KING_STEPS.iter().enumerate() {
+            let to = king.raw().wrapping_add(d as u8);
+            free |= ((to & 0x88 == 0 && !self.board[to as usize].is_color(us)) as u8) << i;
+        }
+        changed.iter().any(|&sq| {
+            let d = delta_index(sq, king);
+            if ATTACK[d] & flag::KING != 0 || KING_ZONE[Kind::Knight.index()][d] & free != 0 {
+                return true;
+            }
+            let mut lines = KING_ZONE[Kind::Queen.index()][d] & free;
+            while lines != 0 {
+                let i = lines.trailing_zeros() as usize;
+                lines &= lines - 1;
+                let q = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
+                if self.line_is_clear_through(sq, q, king, king) {
+                    return true;
+                }
+            }
+            false
+        })
     }
 
     /// Legal moves in check, by the generator.

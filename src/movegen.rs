@@ -366,10 +366,22 @@ impl Position {
         !board.is_attacked(self.king(us), us.flip())
     }
 
-    /// King steps: collect the candidate squares, then let each enemy piece strike off the
-    /// ones it covers, found with one `KING_ZONE` lookup per piece.
+    /// King steps (castling aside).
+    #[inline(always)]
     pub(crate) fn king_moves<const MODE: u8, S: MoveSink>(&self, king: Square, list: &mut S) {
-        let us = self.side;
+        let mut targets = self.king_targets::<MODE>(self.side, king);
+        while targets != 0 {
+            let i = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            let to = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
+            list.push(if self.board[to.index()].is_none() { Move::quiet(king, to) } else { Move::capture(king, to) });
+        }
+    }
+
+    /// The steps (bit `i` for `KING_STEPS[i]`) the king of `us` on `king` may take, whoever is
+    /// to move: collect the candidate squares, then let each enemy piece strike off the ones
+    /// it covers, found with one `KING_ZONE` lookup per piece.
+    pub(crate) fn king_targets<const MODE: u8>(&self, us: Color, king: Square) -> u8 {
         let them = us.flip();
         let mut candidates: u8 = 0;
         for (i, &d) in KING_STEPS.iter().enumerate() {
@@ -385,7 +397,7 @@ impl Position {
             }
         }
         if candidates == 0 {
-            return;
+            return 0;
         }
         for &from in self.officers(them) {
             let piece = self.board[from.index()];
@@ -407,15 +419,10 @@ impl Position {
                 }
             }
             if candidates == 0 {
-                return;
+                return 0;
             }
         }
-        while candidates != 0 {
-            let i = candidates.trailing_zeros() as usize;
-            candidates &= candidates - 1;
-            let to = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
-            list.push(if self.board[to.index()].is_none() { Move::quiet(king, to) } else { Move::capture(king, to) });
-        }
+        candidates
     }
 
     pub(crate) fn castling_moves<S: MoveSink>(&self, king: Square, list: &mut S) {
