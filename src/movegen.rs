@@ -51,14 +51,6 @@ impl Position {
         list
     }
 
-    /// The number of legal moves, counted without building a list (perft's last ply).
-    #[inline]
-    pub fn count_legal_moves(&self) -> u64 {
-        let mut counter = MoveCounter(0);
-        self.generate::<ALL, MoveCounter>(&mut counter);
-        counter.0
-    }
-
     /// Legal captures and promotions only (for quiescence search).
     #[inline]
     pub fn legal_tactical_moves(&self) -> MoveList {
@@ -210,7 +202,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn pawn_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(
+    pub(crate) fn pawn_moves<const MODE: u8, const EVASION: bool, S: MoveSink>(
         &self,
         from: Square,
         pin: Step,
@@ -390,7 +382,7 @@ impl Position {
     }
 
     /// En passant removes two pieces from a line at once; make it on the board and look.
-    fn en_passant_is_legal(&self, m: Move) -> bool {
+    pub(crate) fn en_passant_is_legal(&self, m: Move) -> bool {
         let us = self.side;
         let captured = Square::from_index_unchecked((m.to().raw() as i8 - us.forward()) as u8);
         let mut board = self.clone();
@@ -401,10 +393,22 @@ impl Position {
         !board.is_attacked(self.king(us), us.flip())
     }
 
-    /// King steps: collect the candidate squares, then let each enemy piece strike off the
-    /// ones it covers, found with one `KING_ZONE` lookup per piece.
-    fn king_moves<const MODE: u8, S: MoveSink>(&self, king: Square, list: &mut S) {
-        let us = self.side;
+    /// King steps (castling aside).
+    #[inline(always)]
+    pub(crate) fn king_moves<const MODE: u8, S: MoveSink>(&self, king: Square, list: &mut S) {
+        let mut targets = self.king_targets::<MODE>(self.side, king);
+        while targets != 0 {
+            let i = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            let to = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
+            list.push(if self.board[to.index()].is_none() { Move::quiet(king, to) } else { Move::capture(king, to) });
+        }
+    }
+
+    /// The steps (bit `i` for `KING_STEPS[i]`) the king of `us` on `king` may take, whoever is
+    /// to move: collect the candidate squares, then let each enemy piece strike off the ones
+    /// it covers, found with one `KING_ZONE` lookup per piece.
+    pub(crate) fn king_targets<const MODE: u8>(&self, us: Color, king: Square) -> u8 {
         let them = us.flip();
         let mut candidates: u8 = 0;
         for (i, &d) in KING_STEPS.iter().enumerate() {
@@ -420,7 +424,7 @@ impl Position {
             }
         }
         if candidates == 0 {
-            return;
+            return 0;
         }
         for &from in self.officers(them) {
             let piece = self.board[from.index()];
@@ -442,18 +446,13 @@ impl Position {
                 }
             }
             if candidates == 0 {
-                return;
+                return 0;
             }
         }
-        while candidates != 0 {
-            let i = candidates.trailing_zeros() as usize;
-            candidates &= candidates - 1;
-            let to = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
-            list.push(if self.board[to.index()].is_none() { Move::quiet(king, to) } else { Move::capture(king, to) });
-        }
+        candidates
     }
 
-    fn castling_moves<S: MoveSink>(&self, king: Square, list: &mut S) {
+    pub(crate) fn castling_moves<S: MoveSink>(&self, king: Square, list: &mut S) {
         let rights_of_us = self.castling & rights::of(self.side);
         let mut bits = rights_of_us;
         while bits != 0 {

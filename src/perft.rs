@@ -1,13 +1,25 @@
 //! Perft: counting the leaves of the legal move tree, the move generator's acceptance test.
 //!
-//! Suites are read from EPD lines (`FEN ;D1 20 ;D2 400 ...`) or from python-chess `.perft`
-//! blocks (`id`, `epd`, `perft <depth> <count>` lines).
+//! [`perft`] and [`divide`] count on one thread without a table. [`perft_with`] and
+//! [`divide_with`] take [`PerftOptions`]: a hash table of subtree counts ([`table`], exact at
+//! any size) and threads. Threads share the table and split the tree two plies down: each
+//! (root move, reply) pair is a task, handed out in generation order, so the root moves finish
+//! roughly in order and [`divide_with`] can report each as soon as its last task is done. A
+//! [`PerftControl`] lets another thread watch the progress and stop the count.
+
+pub mod suite;
+pub mod table;
+
+pub use suite::{
+    parse_suite, run_suite, run_suite_in, run_suite_with, Mismatch, PerftCase, SuiteParseError, SuiteReport,
+};
 
 use crate::movegen::gen;
 use crate::mv::{Move, MoveList};
 use crate::position::Position;
-use crate::FenError;
-use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use table::{PerftTable, PerftTableError};
 
 /// Leaf count of the legal move tree `depth` plies deep (bulk counting at the last ply).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
@@ -16,6 +28,9 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     }
     if depth == 1 {
         return pos.count_legal_moves();
+    }
+    if depth == 2 {
+        return pos.perft2();
     }
     let mut moves = MoveList::new();
     pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
@@ -42,147 +57,307 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
-/// One suite position with its published counts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PerftCase {
-    pub name: Option<String>,
-    pub fen: String,
-    /// (depth, expected leaf count), in file order.
-    pub expected: Vec<(u32, u64)>,
+/// How [`perft_with`] and [`divide_with`] count: `hash_mb` megabytes of table (0: none) and
+/// `threads` threads (0 counts as 1). The UCI `Hash` and `Threads` options map onto these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerftOptions {
+    pub hash_mb: usize,
+    pub threads: usize,
 }
 
-/// A suite line that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SuiteParseError {
-    pub line: usize,
-    pub message: String,
-}
-
-impl fmt::Display for SuiteParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+impl Default for PerftOptions {
+    fn default() -> Self {
+        PerftOptions { hash_mb: 0, threads: 1 }
     }
 }
-impl std::error::Error for SuiteParseError {}
 
-/// Reads EPD perft lines and python-chess `.perft` blocks; `#` starts a comment line.
-pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, SuiteParseError> {
-    let mut cases: Vec<PerftCase> = Vec::new();
-    let mut pending_name: Option<String> = None;
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        let err = |message: String| SuiteParseError { line: i + 1, message };
-        if line.is_empty() || line.starts_with('#') {
+/// Why a perft run gave no total.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PerftError {
+    /// [`PerftControl::stop`] was called before the count was complete.
+    Interrupted,
+    Table(PerftTableError),
+}
+
+impl std::fmt::Display for PerftError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PerftError::Interrupted => write!(f, "perft interrupted"),
+            PerftError::Table(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PerftError {}
+
+impl From<PerftTableError> for PerftError {
+    fn from(e: PerftTableError) -> Self {
+        PerftError::Table(e)
+    }
+}
+
+/// Shared with a running count: its progress, and a way to stop it (Ctrl-C, UCI `stop`).
+#[derive(Debug, Default)]
+pub struct PerftControl {
+    stop: AtomicBool,
+    leaves: AtomicU64,
+    roots: AtomicUsize,
+    roots_done: AtomicUsize,
+    tasks: AtomicUsize,
+    tasks_done: AtomicUsize,
+}
+
+/// A snapshot of a running count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerftProgress {
+    /// Root moves (for a suite, checks) whose counts are complete, of `roots`.
+    pub roots_done: usize,
+    pub roots: usize,
+    /// Units of work finished, of `tasks`: (root, reply) pairs, or a suite's expected leaves.
+    pub tasks_done: usize,
+    pub tasks: usize,
+    /// Leaves counted so far, in finished tasks.
+    pub leaves: u64,
+}
+
+impl PerftControl {
+    pub fn new() -> PerftControl {
+        PerftControl::default()
+    }
+    /// Asks the count to stop soon; it then returns [`PerftError::Interrupted`].
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    pub fn progress(&self) -> PerftProgress {
+        PerftProgress {
+            roots_done: self.roots_done.load(Ordering::Relaxed),
+            roots: self.roots.load(Ordering::Relaxed),
+            tasks_done: self.tasks_done.load(Ordering::Relaxed),
+            tasks: self.tasks.load(Ordering::Relaxed),
+            leaves: self.leaves.load(Ordering::Relaxed),
+        }
+    }
+    /// A suite check of `found` leaves is done; suites measure their work in expected leaves.
+    fn check_done(&self, found: u64, expected: u64) {
+        self.leaves.fetch_add(found, Ordering::Relaxed);
+        self.roots_done.fetch_add(1, Ordering::Relaxed);
+        self.tasks_done.fetch_add(expected.min(usize::MAX as u64) as usize, Ordering::Relaxed);
+    }
+
+    /// A task of `n` leaves is done.
+    fn task_done(&self, n: u64) {
+        self.leaves.fetch_add(n, Ordering::Relaxed);
+        self.tasks_done.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Perft with a hash table and threads (see [`PerftOptions`]); the same count as [`perft`].
+pub fn perft_with(pos: &Position, depth: u32, options: &PerftOptions) -> Result<u64, PerftError> {
+    perft_controlled(pos, depth, options, &PerftControl::new())
+}
+
+/// [`perft_with`] under a [`PerftControl`], for a caller that shows progress or may stop it.
+pub fn perft_controlled(
+    pos: &Position,
+    depth: u32,
+    options: &PerftOptions,
+    control: &PerftControl,
+) -> Result<u64, PerftError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    Ok(divide_with(pos, depth, options, control, |_, _| {})?.iter().map(|&(_, n)| n).sum())
+}
+
+/// Perft split by root move with a hash table and threads. `on_root` hears each root move's
+/// count as soon as it is complete (in the order they complete, on the calling thread); the
+/// result lists them in generation order, as [`divide`] does. Depth 0 has no root moves.
+pub fn divide_with(
+    pos: &Position,
+    depth: u32,
+    options: &PerftOptions,
+    control: &PerftControl,
+    on_root: impl FnMut(Move, u64),
+) -> Result<Vec<(Move, u64)>, PerftError> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let table = if options.hash_mb > 0 { Some(PerftTable::new(options.hash_mb)?) } else { None };
+    divide_in(pos, depth, options.threads, table.as_ref(), control, on_root)
+}
+
+/// [`divide_with`] on a table the caller owns (it may be shared by several counts, and be of
+/// any size, down to the single bucket the tests use to make replacement constant).
+pub fn divide_in(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    table: Option<&PerftTable>,
+    control: &PerftControl,
+    mut on_root: impl FnMut(Move, u64),
+) -> Result<Vec<(Move, u64)>, PerftError> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let roots = pos.legal_moves();
+    let tasks = split(pos, &roots, depth);
+    let remaining: Vec<AtomicUsize> = roots.iter().map(|_| AtomicUsize::new(0)).collect();
+    for task in &tasks {
+        remaining[task.root].fetch_add(1, Ordering::Relaxed);
+    }
+    let totals: Vec<AtomicU64> = roots.iter().map(|_| AtomicU64::new(0)).collect();
+    control.roots.store(roots.len(), Ordering::Relaxed);
+    control.tasks.store(tasks.len(), Ordering::Relaxed);
+    let walk = Walk { table, salt: root_salt(pos), stop: control };
+    let next = AtomicUsize::new(0);
+    let mut done = vec![false; roots.len()];
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        for _ in 0..threads.clamp(1, tasks.len().max(1)) {
+            let sender = sender.clone();
+            let (tasks, roots, remaining, totals, walk, next) = (&tasks, &roots, &remaining, &totals, &walk, &next);
+            let mut pos = pos.clone();
+            scope.spawn(move || {
+                while !control.is_stopped() {
+                    let Some(task) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                    let n = task.run(&mut pos, roots, depth, walk);
+                    if control.is_stopped() {
+                        break;
+                    }
+                    control.task_done(n);
+                    totals[task.root].fetch_add(n, Ordering::Relaxed);
+                    if remaining[task.root].fetch_sub(1, Ordering::AcqRel) == 1 && sender.send(task.root).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for root in receiver {
+            done[root] = true;
+            control.roots_done.fetch_add(1, Ordering::Relaxed);
+            on_root(roots[root], totals[root].load(Ordering::Acquire));
+        }
+    });
+    if done.iter().any(|&d| !d) {
+        return Err(PerftError::Interrupted);
+    }
+    Ok(roots.iter().zip(&totals).map(|(&m, n)| (m, n.load(Ordering::Relaxed))).collect())
+}
+
+/// One unit of threaded work: a root move, and from depth 3 on one reply to it.
+struct Task {
+    root: usize,
+    reply: Option<Move>,
+}
+
+impl Task {
+    fn run(&self, pos: &mut Position, roots: &[Move], depth: u32, walk: &Walk) -> u64 {
+        let root = roots[self.root];
+        let undo = pos.make(root);
+        let n = match self.reply {
+            Some(reply) => {
+                let reply_undo = pos.make(reply);
+                let n = count(pos, depth - 2, walk);
+                pos.unmake(reply, &reply_undo);
+                n
+            }
+            None => count(pos, depth - 1, walk),
+        };
+        pos.unmake(root, &undo);
+        n
+    }
+}
+
+/// The tasks of a count `depth` plies deep: (root, reply) pairs from depth 3, else the roots.
+/// A root move without replies is one task (its count is 0).
+fn split(pos: &Position, roots: &[Move], depth: u32) -> Vec<Task> {
+    let mut pos = pos.clone();
+    let mut tasks = Vec::new();
+    for (i, &m) in roots.iter().enumerate() {
+        if depth < 3 {
+            tasks.push(Task { root: i, reply: None });
             continue;
         }
-        if let Some(name) = line.strip_prefix("id ") {
-            pending_name = Some(name.trim().to_string());
-        } else if let Some(fen) = line.strip_prefix("epd ") {
-            cases.push(PerftCase { name: pending_name.take(), fen: fen.trim().to_string(), expected: vec![] });
-        } else if let Some(rest) = line.strip_prefix("perft ") {
-            let case = cases.last_mut().ok_or_else(|| err("perft line before any epd line".into()))?;
-            let mut parts = rest.split_whitespace();
-            let depth =
-                parts.next().and_then(|d| d.parse().ok()).ok_or_else(|| err(format!("bad depth in '{line}'")))?;
-            let count =
-                parts.next().and_then(|c| c.parse().ok()).ok_or_else(|| err(format!("bad count in '{line}'")))?;
-            case.expected.push((depth, count));
-        } else {
-            let mut fields = line.split(';');
-            let fen = fields.next().unwrap_or("").trim().to_string();
-            let mut expected = Vec::new();
-            for field in fields {
-                let field = field.trim();
-                if field.is_empty() {
-                    continue;
-                }
-                let mut parts = field.split_whitespace();
-                let depth = parts
-                    .next()
-                    .and_then(|d| d.strip_prefix('D').or_else(|| d.strip_prefix('d')))
-                    .and_then(|d| d.parse().ok())
-                    .ok_or_else(|| err(format!("bad depth field '{field}'")))?;
-                let count =
-                    parts.next().and_then(|c| c.parse().ok()).ok_or_else(|| err(format!("bad count in '{field}'")))?;
-                expected.push((depth, count));
-            }
-            cases.push(PerftCase { name: None, fen, expected });
+        let undo = pos.make(m);
+        let replies = pos.legal_moves();
+        if replies.is_empty() {
+            tasks.push(Task { root: i, reply: None });
+        }
+        tasks.extend(replies.iter().map(|&r| Task { root: i, reply: Some(r) }));
+        pos.unmake(m, &undo);
+    }
+    tasks
+}
+
+/// What a count below the split consults: the table (if any), the root's salt for its keys,
+/// and the stop flag.
+pub(crate) struct Walk<'a> {
+    pub table: Option<&'a PerftTable>,
+    pub salt: u64,
+    pub stop: &'a PerftControl,
+}
+
+/// Perft through the table: subtrees two or more plies deep are looked up and stored. A
+/// stopped count returns early with a partial (wrong) number, which is never stored.
+pub(crate) fn count(pos: &mut Position, depth: u32, walk: &Walk) -> u64 {
+    if depth <= 1 {
+        return if depth == 0 { 1 } else { pos.count_legal_moves() };
+    }
+    let key = pos.key() ^ walk.salt;
+    if let Some(table) = walk.table {
+        if let Some(n) = table.probe(key, depth) {
+            return n;
         }
     }
-    Ok(cases)
-}
-
-/// One depth of one position that did not match.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mismatch {
-    pub fen: String,
-    pub depth: u32,
-    pub expected: u64,
-    pub found: u64,
-}
-
-/// What a suite run found.
-#[derive(Clone, Debug, Default)]
-pub struct SuiteReport {
-    pub positions: usize,
-    pub checks: usize,
-    pub nodes: u64,
-    pub skipped: usize,
-    pub mismatches: Vec<Mismatch>,
-    pub fen_errors: Vec<(String, FenError)>,
-}
-
-impl SuiteReport {
-    pub fn passed(&self) -> bool {
-        self.mismatches.is_empty() && self.fen_errors.is_empty()
-    }
-}
-
-/// Runs every case at every listed depth whose expected count is at most `max_nodes`.
-/// `progress` is told the expected node count of each check as it finishes.
-pub fn run_suite(cases: &[PerftCase], max_nodes: u64, chess960: bool, mut progress: impl FnMut(u64)) -> SuiteReport {
-    let mut report = SuiteReport::default();
-    for case in cases {
-        let mut pos = match Position::from_fen_with(&case.fen, chess960) {
-            Ok(p) => p,
-            Err(e) => {
-                report.fen_errors.push((case.fen.clone(), e));
-                continue;
-            }
-        };
-        report.positions += 1;
-        for &(depth, expected) in &case.expected {
-            if expected > max_nodes {
-                report.skipped += 1;
-                continue;
-            }
-            let found = perft(&mut pos, depth);
-            report.checks += 1;
-            report.nodes += found;
-            progress(expected);
-            if found != expected {
-                report.mismatches.push(Mismatch { fen: case.fen.clone(), depth, expected, found });
-            }
+    let nodes = if depth == 2 {
+        pos.perft2()
+    } else {
+        if walk.stop.is_stopped() {
+            return 0;
+        }
+        let mut moves = MoveList::new();
+        pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
+        let mut nodes = 0;
+        for &m in moves.iter() {
+            let undo = pos.make(m);
+            nodes += count(pos, depth - 1, walk);
+            pos.unmake(m, &undo);
+        }
+        nodes
+    };
+    if let Some(table) = walk.table {
+        if !walk.stop.is_stopped() {
+            table.store(key, depth, nodes);
         }
     }
-    report
+    nodes
+}
+
+/// Mixed into every key of a count: the squares of the root's castling rooks. Within one
+/// tree they never change, but two suite positions may share a table while the same right
+/// names another rook (Chess960), and their subtrees must not meet. Zero without rights.
+pub(crate) fn root_salt(pos: &Position) -> u64 {
+    let mut salt = 0u64;
+    for bit in 0..4u8 {
+        if let Some(rook) = pos.castle_rook(1 << bit) {
+            // The SplitMix64 finaliser spreads the few input bits over the whole word.
+            let mut z = (bit as u64 + 1) << 8 | rook.raw() as u64;
+            z = z.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            salt ^= z ^ (z >> 31);
+        }
+    }
+    salt
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_both_suite_formats() {
-        let text = "# comment\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\r\n\
-                    id kiwipete\nepd r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -\nperft 1 48\n";
-        let cases = parse_suite(text).unwrap();
-        assert_eq!(cases.len(), 2);
-        assert_eq!(cases[0].expected, vec![(1, 20), (2, 400)]);
-        assert_eq!(cases[1].name.as_deref(), Some("kiwipete"));
-        assert_eq!(cases[1].expected, vec![(1, 48)]);
-        assert!(parse_suite("8/8/8/8/8/8/8/8 w - - ;Dx 5").is_err());
-    }
 
     #[test]
     fn start_position_to_depth_four() {
@@ -192,5 +367,34 @@ mod tests {
         let split = divide(&mut pos, 3);
         assert_eq!(split.len(), 20);
         assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 8_902);
+    }
+
+    #[test]
+    fn one_table_keeps_apart_positions_whose_rights_name_other_rooks() {
+        // Same pieces, same right bit (White's queen side), so the same Zobrist key; but the
+        // right names the b1 rook in one and the a1 rook (blocked by b1) in the other.
+        let b_rook = Position::from_fen_with("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", true).unwrap();
+        let a_rook = Position::from_fen_with("4k3/8/8/8/8/8/8/RR2K3 w A - 0 1", true).unwrap();
+        assert_eq!(b_rook.key(), a_rook.key());
+        assert_ne!(perft(&mut b_rook.clone(), 1), perft(&mut a_rook.clone(), 1));
+        let table = PerftTable::with_buckets(1 << 12).unwrap();
+        let control = PerftControl::new();
+        for depth in 2..=4 {
+            for pos in [&b_rook, &a_rook] {
+                let walk = Walk { table: Some(&table), salt: root_salt(pos), stop: &control };
+                assert_eq!(count(&mut pos.clone(), depth, &walk), perft(&mut pos.clone(), depth), "depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_count_is_an_error_not_a_number() {
+        let control = PerftControl::new();
+        control.stop();
+        let options = PerftOptions { hash_mb: 1, threads: 2 };
+        assert_eq!(perft_controlled(&Position::startpos(), 5, &options, &control), Err(PerftError::Interrupted));
+        let mut heard = 0;
+        assert!(divide_with(&Position::startpos(), 4, &options, &PerftControl::new(), |_, _| heard += 1).is_ok());
+        assert_eq!(heard, 20, "every root move is reported once");
     }
 }

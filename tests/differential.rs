@@ -2,10 +2,12 @@
 //!
 //! Seeded random games start from the standard position, from published tricky positions and
 //! from Chess960 start arrays. At every ply the two generators must produce the same set of
-//! legal moves (castling compared king-takes-rook, `Move::to_uci(true)`), the 0x88 tactical
-//! list and its quiet list must split its full list by `Move::is_tactical`, `is_legal` must
-//! accept exactly the legal moves (probed with stale moves from earlier plies and with every
-//! legal move's flags altered, as a hash table or killer slot may offer), both must agree on check,
+//! legal moves (castling compared king-takes-rook, `Move::to_uci(true)`), perft's counter must
+//! count as many as the list holds and its two-ply count (`perft2`, which shares work between
+//! sibling positions) must equal the mailbox's perft 2, the 0x88 tactical list and its quiet
+//! list must split its full list by `Move::is_tactical`, `is_legal` must accept exactly the
+//! legal moves (probed with stale moves from earlier plies and with every legal move's flags
+//! altered, as a hash table or killer slot may offer), both must agree on check,
 //! the position must pass `check_consistency`, and make/unmake must restore the key. Then
 //! the same randomly chosen move is played on both boards.
 //!
@@ -102,6 +104,13 @@ fn check_ply(
     let legal = pos.legal_moves();
     if legal.len() != ox.len() {
         return Err(format!("0x88 generated duplicate moves: {:?}", legal));
+    }
+    if pos.count_legal_moves() != legal.len() as u64 {
+        return Err(format!("count_legal_moves says {}, the legal list has {}", pos.count_legal_moves(), legal.len()));
+    }
+    let (two_plies, reference) = (pos.perft2(), board.perft(2));
+    if two_plies != reference {
+        return Err(format!("perft2 says {two_plies}, the mailbox's perft 2 is {reference}"));
     }
 
     let mut expected_tactical: Vec<Move> = legal.iter().copied().filter(|m| m.is_tactical()).collect();

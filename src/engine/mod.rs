@@ -138,6 +138,8 @@ struct Running {
     done: Receiver<()>,
     /// The search's one answer (none for a task, which sends no best move).
     answer: Option<Arc<Answer>>,
+    /// How to stop a task that does not read the control.
+    on_stop: Option<Box<dyn Fn() + Send>>,
 }
 
 /// How long `stop` lets the search threads send their own best move before the facade sends
@@ -344,7 +346,7 @@ impl Engine {
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || job.run(&searcher));
         match spawned {
-            Ok(_) => self.running = Some(Running { control, done: done_rx, answer: Some(answer) }),
+            Ok(_) => self.running = Some(Running { control, done: done_rx, answer: Some(answer), on_stop: None }),
             Err(_) => {
                 // No thread: answer at once so the GUI still gets its one best move.
                 let (best, ponder) = checked_moves(&self.pos, &[], SearchOutcome::default());
@@ -359,6 +361,9 @@ impl Engine {
     pub fn stop(&mut self) {
         let Some(r) = &self.running else { return };
         r.control.request_stop();
+        if let Some(stop_task) = &r.on_stop {
+            stop_task();
+        }
         if let Some(answer) = &r.answer {
             answer.wait_sent(STOP_GRACE);
             answer.send(None);
@@ -397,9 +402,9 @@ impl Engine {
 
     /// Runs `work` on the current position on a thread of its own, as a search runs (a
     /// running search is stopped first): `go`, `position` and the rest wait for it, while
-    /// `isready` and `quit` are answered at once. For `go perft` and `bench`, which cannot
-    /// be stopped and send no best move.
-    pub fn run_task(&mut self, work: impl FnOnce(&Position) + Send + 'static) {
+    /// `isready` and `quit` are answered at once. For `go perft` and `bench`, which send no
+    /// best move; `on_stop` is how `stop` ends the task (`bench` has none and runs out).
+    pub fn run_task(&mut self, work: impl FnOnce(&Position) + Send + 'static, on_stop: Option<Box<dyn Fn() + Send>>) {
         self.stop();
         self.wait();
         let control = Arc::new(SharedControl::default());
@@ -410,7 +415,7 @@ impl Engine {
             let _ = done.send(());
         });
         if spawned.is_ok() {
-            self.running = Some(Running { control, done: done_rx, answer: None });
+            self.running = Some(Running { control, done: done_rx, answer: None, on_stop });
         }
     }
 

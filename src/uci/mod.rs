@@ -14,6 +14,7 @@ pub use options::{table as option_table, OptionKind, Setting, UciOption};
 pub use parse::{parse_command, Command, UciError};
 
 use crate::engine::{Engine, EventSink, GoParams};
+use crate::perft::{divide_with, PerftControl, PerftOptions};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -224,19 +225,29 @@ impl Session {
             }
             Command::Perft(depth) => {
                 let (out, chess960, debug) = (self.out.clone(), self.chess960(), self.debug);
-                self.engine.run_task(move |pos| {
+                // `go perft` counts with the `Hash` and `Threads` of the search.
+                let options =
+                    PerftOptions { hash_mb: self.engine.options().hash_mb, threads: self.engine.options().threads };
+                let control = Arc::new(PerftControl::new());
+                let stop = Arc::clone(&control);
+                let work = move |pos: &crate::position::Position| {
                     let start = std::time::Instant::now();
-                    let parts = crate::perft::divide(&mut pos.clone(), depth);
-                    for (m, n) in &parts {
-                        out.line(&format!("{}: {n}", move_text(*m, chess960)));
+                    let counted = divide_with(pos, depth, &options, &control, |m, n| {
+                        out.line(&format!("{}: {n}", move_text(m, chess960)));
+                    });
+                    match counted {
+                        Ok(parts) => {
+                            out.line("");
+                            out.line(&format!("Nodes searched: {}", parts.iter().map(|(_, n)| n).sum::<u64>()));
+                            out.line("");
+                            if debug {
+                                out.line(&format!("info string perft time {} ms", start.elapsed().as_millis()));
+                            }
+                        }
+                        Err(e) => out.line(&format!("info string {e}")),
                     }
-                    out.line("");
-                    out.line(&format!("Nodes searched: {}", parts.iter().map(|(_, n)| n).sum::<u64>()));
-                    out.line("");
-                    if debug {
-                        out.line(&format!("info string perft time {} ms", start.elapsed().as_millis()));
-                    }
-                });
+                };
+                self.engine.run_task(work, Some(Box::new(move || stop.stop())));
             }
             Command::Display => {
                 let pos = self.engine.position();
@@ -255,12 +266,13 @@ impl Session {
             }
             Command::Bench(depth) => {
                 let mut out = self.out.clone();
-                self.engine.run_task(move |_| {
+                let work = move |_: &crate::position::Position| {
                     if let Err(e) = crate::bench::run_to(depth, &mut out) {
                         out.line(&format!("info string {}", UciError::Bench(e)));
                     }
                     let _ = out.flush();
-                });
+                };
+                self.engine.run_task(work, None);
             }
         }
         Ok(Flow::Continue)
