@@ -387,10 +387,16 @@ impl Engine {
         }
     }
 
-    /// Stops the search and waits at most `limit` for it (for `quit`); false if it did not end.
+    /// Stops the search and waits at most `limit` for its best move (for `quit`); false if it
+    /// did not come. A task (perft, bench) is not waited for.
     pub fn shutdown(&mut self, limit: Duration) -> bool {
         self.stop();
         let Some(r) = &self.running else { return true };
+        if r.answer.is_none() {
+            // A task owes no answer: leaving ends it.
+            self.running = None;
+            return true;
+        }
         match r.done.recv_timeout(limit) {
             Ok(()) | Err(RecvTimeoutError::Disconnected) => {
                 self.running = None;
