@@ -19,7 +19,7 @@ use crate::attacks::Threats;
 use crate::movegen::{gen, MoveCounter};
 use crate::mv::{Move, MoveList};
 use crate::piece::{flag, Color, Kind, Piece};
-use crate::position::Position;
+use crate::position::{rights, Position};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
 use crate::tables::{delta_index, ATTACK, DELTA_COUNT, KING_ZONE};
 
@@ -33,11 +33,13 @@ fn enemy_shift(us: Color) -> u32 {
 }
 
 /// What the side to move in a perft tree's leaves could do before the last move: moves of
-/// each piece but the king by square (pins aside), their sum, and the king's steps.
+/// each piece but the king by square (pins aside), their sum, the king's steps, and the
+/// castling rights whose castling was legal (bit = right).
 struct Base<'a> {
     pieces: &'a [u8; 128],
     total: u64,
     king_steps: u8,
+    castles: u8,
 }
 
 /// `PAWN_REACH[color][delta_index(sq, pawn)]`: whether what stands on `sq` can change the
@@ -104,9 +106,17 @@ impl Position {
             base[from.index() & 127] = n as u8;
             base_total += n;
         }
-        // The opponent king's steps on this board.
-        let king_steps = self.king_targets::<{ gen::ALL }>(them, self.king(them));
-        let base = Base { pieces: &base, total: base_total, king_steps };
+        // The opponent king's steps and castling moves on this board.
+        let king = self.king(them);
+        let king_steps = self.king_targets::<{ gen::ALL }>(them, king);
+        let mut castles = 0u8;
+        let mut bits = self.castling & rights::of(them);
+        while bits != 0 {
+            let slot = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            castles |= (self.castling_is_legal_for(them, king, slot) as u8) << slot;
+        }
+        let base = Base { pieces: &base, total: base_total, king_steps, castles };
         let mut nodes = 0;
         for &m in moves.iter() {
             let undo = self.make(m);
@@ -143,11 +153,21 @@ impl Position {
         } else {
             base.king_steps
         };
-        let mut counter = MoveCounter(0);
-        if self.castling != 0 {
-            self.castling_moves(king, &mut counter);
+        let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(&threats);
+        let mut bits = self.castling & rights::of(us);
+        while bits != 0 {
+            let slot = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            // A blocked path is the common case, and the cheapest to see.
+            let path = &self.castle_paths[slot & 3];
+            let clear = path.empty[..path.empty_len as usize & 7].iter().all(|&sq| self.board[sq as usize].is_none());
+            n += (clear
+                && if self.castling_may_differ(king, slot, &changed) {
+                    self.castling_is_legal(king, slot)
+                } else {
+                    base.castles >> slot & 1 != 0
+                }) as u64;
         }
-        let mut n = base.total + king_steps.count_ones() as u64 + counter.0 + self.count_en_passant(&threats);
         // A piece taken by the move stood on a changed square; nothing else of ours did.
         let base_moves = base.pieces;
         for sq in changed {
@@ -209,6 +229,36 @@ impl Position {
             }
             false
         })
+    }
+
+    /// Can the squares `changed` by the last move have made castling right `slot` legal or
+    /// illegal? Only if one is on the castling path (the squares between, king and rook), or
+    /// is a knight's jump or a step from a square the king crosses, or sees one along a clear
+    /// line with king and rook lifted (a piece arriving, leaving, unmasking or blocking there).
+    #[inline(always)]
+    fn castling_may_differ(&self, king: Square, slot: usize, changed: &[Square]) -> bool {
+        let path = &self.castle_paths[slot & 3];
+        let rook = self.castle_rook[slot & 3];
+        let row = king.raw() & 0x70;
+        let mut path_files = 1u8 << (king.raw() & 7) | 1 << (rook.raw() & 7);
+        for &sq in &path.empty[..path.empty_len as usize & 7] {
+            path_files |= 1 << (sq & 7);
+        }
+        for &sq in changed {
+            if sq.raw() & 0x70 == row && path_files >> (sq.raw() & 7) & 1 != 0 {
+                return true;
+            }
+            for &q in &path.king_path[..path.king_path_len as usize & 7] {
+                let q = Square::from_index_unchecked(q);
+                let relation = ATTACK[delta_index(sq, q)];
+                if relation & (flag::KNIGHT | flag::KING) != 0
+                    || relation & flag::SLIDER != 0 && self.line_is_clear_through(sq, q, king, rook)
+                {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Legal moves in check, by the generator.

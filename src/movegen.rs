@@ -468,13 +468,20 @@ impl Position {
     /// and no square the king crosses is attacked with both lifted (a lifted rook may have
     /// shielded the king's path, as in Chess960 with the rook on b1 and the king on c1).
     #[inline]
-    fn castling_is_legal(&self, king: Square, slot: usize) -> bool {
+    pub(crate) fn castling_is_legal(&self, king: Square, slot: usize) -> bool {
+        self.castling_is_legal_for(self.side, king, slot)
+    }
+
+    /// [`Position::castling_is_legal`] for `us`, whether or not it is `us`'s turn (perft
+    /// counts the replies' castling once before the moves it answers).
+    #[inline]
+    pub(crate) fn castling_is_legal_for(&self, us: Color, king: Square, slot: usize) -> bool {
         let path = &self.castle_paths[slot];
         if path.empty[..path.empty_len as usize].iter().any(|&sq| self.board[sq as usize].is_some()) {
             return false;
         }
         let rook = self.castle_rook[slot];
-        let them = self.side.flip();
+        let them = us.flip();
         path.king_path[..path.king_path_len as usize]
             .iter()
             .all(|&sq| !self.is_attacked_through(Square::from_index_unchecked(sq), them, king, rook))
