@@ -186,16 +186,11 @@ impl TranspositionTable {
             }
         };
         std::thread::scope(|scope| {
-            let mut parts = self.buckets.chunks(slice);
-            let first = parts.next();
-            for part in parts {
-                // Without a thread, this slice is cleared below with the first.
+            for part in self.buckets.chunks(slice) {
+                // Without a thread, the caller clears this slice itself.
                 if std::thread::Builder::new().spawn_scoped(scope, move || clear(part)).is_err() {
                     clear(part);
                 }
-            }
-            if let Some(part) = first {
-                clear(part);
             }
         });
         self.generation.store(0, Ordering::Relaxed);
