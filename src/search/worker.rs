@@ -5,6 +5,7 @@
 //! the tree ([`super::tree`]) are its methods, so the position and the window are all that
 //! travel from node to node.
 
+use super::correction::CorrectionHistory;
 use super::ordering::OrderTables;
 use super::{SearchLimits, SharedControl};
 use crate::eval::PawnTable;
@@ -50,6 +51,7 @@ impl Reductions {
 pub(super) struct ThreadData {
     pub pawns: PawnTable,
     pub order: OrderTables,
+    pub correction: CorrectionHistory,
     /// Keys of the game before the root, the root, and the current search path.
     pub keys: Vec<u64>,
     /// Where the root's key sits in `keys`.
@@ -65,6 +67,7 @@ impl ThreadData {
         ThreadData {
             pawns: PawnTable::default(),
             order: OrderTables::default(),
+            correction: CorrectionHistory::default(),
             keys: Vec::new(),
             root_index: 0,
             stack: Box::new([Frame::default(); MAX_PLY + 4]),
@@ -77,6 +80,7 @@ impl ThreadData {
     pub fn clear(&mut self) {
         self.pawns.clear();
         self.order.clear();
+        self.correction.clear();
     }
 
     /// Is the position at `ply` a draw by repetition? Since the last irreversible move: one
