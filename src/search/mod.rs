@@ -14,12 +14,9 @@
 //!   windows after the first move) and quiescence, with null move, reverse futility,
 //!   futility, late-move pruning and reductions, check extensions; draws by repetition
 //!   (including the game before the root), the fifty-move rule and insufficient material.
-//! - [`correction`] keeps what searches found the static evaluation to miss, by pawn
-//!   structure, and corrects the evaluation the tree prunes by.
 //! - [`picker`] hands out the moves of a node in order, [`ordering`] scores them and keeps
 //!   what the search learns about quiet moves.
 
-mod correction;
 mod ordering;
 mod picker;
 mod root;

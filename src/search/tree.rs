@@ -83,8 +83,7 @@ impl Worker<'_> {
             }
         }
 
-        let raw_eval = if in_check { -INFINITY } else { evaluate_cached(pos, &mut self.td.pawns) };
-        let eval = if in_check { -INFINITY } else { self.td.correction.corrected(pos, raw_eval) };
+        let eval = if in_check { -INFINITY } else { evaluate_cached(pos, &mut self.td.pawns) };
         self.td.stack[ply].eval = eval;
         self.td.stack[ply].in_check = in_check;
         let improving = !in_check && ply >= 2 && !self.td.stack[ply - 2].in_check && eval > self.td.stack[ply - 2].eval;
@@ -241,17 +240,7 @@ impl Worker<'_> {
             // Every move was pruned (cannot happen: the first move is never pruned).
             best = alpha;
         }
-        let bound = Bound::of(best, original_alpha, beta);
-        // A quiet result says something about the evaluation; a bound only on its own side.
-        if !in_check
-            && (best_move.is_none() || !best_move.is_tactical())
-            && best.abs() < MATE_BOUND
-            && !(bound == Bound::Lower && best <= eval)
-            && !(bound == Bound::Upper && best >= eval)
-        {
-            self.td.correction.update(pos, depth, best, raw_eval);
-        }
-        self.shared.tt.store(key, best_move, best, depth, bound, ply);
+        self.shared.tt.store(key, best_move, best, depth, Bound::of(best, original_alpha, beta), ply);
         best
     }
 
@@ -301,7 +290,7 @@ impl Worker<'_> {
             best = -INFINITY;
             stand = -INFINITY;
         } else {
-            stand = self.td.correction.corrected(pos, evaluate_cached(pos, &mut self.td.pawns));
+            stand = evaluate_cached(pos, &mut self.td.pawns);
             if stand >= beta {
                 return stand;
             }

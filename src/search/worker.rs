@@ -5,7 +5,6 @@
 //! the tree ([`super::tree`]) are its methods, so the position and the window are all that
 //! travel from node to node.
 
-use super::correction::CorrectionHistory;
 use super::ordering::OrderTables;
 use super::{SearchLimits, SharedControl};
 use crate::eval::PawnTable;
@@ -51,7 +50,6 @@ impl Reductions {
 pub(super) struct ThreadData {
     pub pawns: PawnTable,
     pub order: OrderTables,
-    pub correction: CorrectionHistory,
     /// Keys of the game before the root, the root, and the current search path.
     pub keys: Vec<u64>,
     /// Where the root's key sits in `keys`.
@@ -67,7 +65,6 @@ impl ThreadData {
         ThreadData {
             pawns: PawnTable::default(),
             order: OrderTables::default(),
-            correction: CorrectionHistory::default(),
             keys: Vec::new(),
             root_index: 0,
             stack: Box::new([Frame::default(); MAX_PLY + 4]),
@@ -80,7 +77,6 @@ impl ThreadData {
     pub fn clear(&mut self) {
         self.pawns.clear();
         self.order.clear();
-        self.correction.clear();
     }
 
     /// Is the position at `ply` a draw by repetition? Since the last irreversible move: one
