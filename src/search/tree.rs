@@ -4,9 +4,9 @@
 //! learns it when it makes the move), so no node works it out again.
 
 use super::features;
-use super::ordering::COUNTER;
+use super::ordering::{Continuation, COUNTER};
 use super::picker::MovePicker;
-use super::worker::Worker;
+use super::worker::{Frame, Worker};
 use crate::eval::evaluate_cached;
 use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
@@ -127,7 +127,9 @@ impl Worker<'_> {
 
         let prev = self.td.stack[ply - 1];
         let counter = self.td.order.counter((prev.piece, prev.mv));
-        let mut picker = MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter);
+        let before_prev = if ply >= 2 { self.td.stack[ply - 2] } else { Frame::default() };
+        let cont = Continuation::new((prev.piece, prev.mv), (before_prev.piece, before_prev.mv));
+        let mut picker = MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter, cont);
         let side = pos.side_to_move().index();
 
         let mut best = -INFINITY;
@@ -135,7 +137,7 @@ impl Worker<'_> {
         let original_alpha = alpha;
         let mut legal_moves = 0;
         let mut searched = 0;
-        let mut quiets = [Move::NONE; 64];
+        let mut quiets = [(Piece::NONE, Move::NONE); 64];
         let mut quiet_count = 0;
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         while let Some((m, order_score)) = picker.next(pos, &self.td.order) {
@@ -166,7 +168,7 @@ impl Worker<'_> {
             {
                 pos.unmake(m, &undo);
                 if quiet_count < quiets.len() {
-                    quiets[quiet_count] = m;
+                    quiets[quiet_count] = (piece, m);
                     quiet_count += 1;
                 }
                 continue;
@@ -196,7 +198,7 @@ impl Worker<'_> {
                     if order_score >= COUNTER {
                         r -= 1; // killers and counter-move
                     } else if quiet {
-                        r -= order_score / 6000;
+                        r -= order_score / 10_000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -222,14 +224,15 @@ impl Worker<'_> {
                     if v >= beta {
                         if quiet {
                             let tried = &quiets[..quiet_count];
-                            self.td.order.reward_quiet(side, ply, depth, m, tried, (prev.piece, prev.mv));
+                            let prev = (prev.piece, prev.mv);
+                            self.td.order.reward_quiet(side, ply, depth, (piece, m), tried, prev, cont);
                         }
                         break;
                     }
                 }
             }
             if quiet && quiet_count < quiets.len() {
-                quiets[quiet_count] = m;
+                quiets[quiet_count] = (piece, m);
                 quiet_count += 1;
             }
         }
