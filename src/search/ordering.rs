@@ -2,8 +2,7 @@
 //!
 //! Order at a node: the hash move; captures that do not lose material (by SEE, ranked by
 //! MVV-LVA) and queen promotions; the two killers of the ply; the counter-move to the
-//! opponent's last move; other quiet moves by history (butterfly plus continuation); losing
-//! captures last. Every node
+//! opponent's last move; other quiet moves by history; losing captures last. Every node
 //! gets its moves from [`super::picker`], which generates each group only when it is
 //! reached; quiescence and the root order whole lists by [`list_score`].
 
@@ -25,33 +24,10 @@ pub const UNDER_PROMOTION: i32 = -10_000;
 /// History scores stay within +-HISTORY_MAX (well below the killer band).
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// Rows of the continuation table: one per (piece, to64) of an earlier move.
-const CONT_ROWS: usize = 12 * 64;
-
-/// Which rows of the continuation table speak for a node: those of the moves played one and
-/// two plies before it (none after a null move or near the root).
-#[derive(Clone, Copy, Default)]
-pub struct Continuation([Option<usize>; 2]);
-
-impl Continuation {
-    /// The context of the moves played one and two plies back (`NONE` piece: no move).
-    #[inline(always)]
-    pub fn new(one: (Piece, Move), two: (Piece, Move)) -> Continuation {
-        let row = |(piece, m): (Piece, Move)| {
-            (piece.is_some() && !m.is_none()).then(|| piece.index() * 64 + m.to().index64())
-        };
-        Continuation([row(one), row(two)])
-    }
-}
-
 /// Tables the search learns from (kept across searches, cleared by `ucinewgame`).
 pub struct OrderTables {
     /// Butterfly history: [side][from64][to64].
     history: Box<[[[i32; 64]; 64]; 2]>,
-    /// Continuation history: [earlier piece and to64][piece and to64]. A quiet move's worth
-    /// depends on what was just played (a reply to a threat, a follow-up of a plan), which
-    /// the butterfly table, blind to context, averages away.
-    continuation: Vec<[i16; CONT_ROWS]>,
     pub killers: [[Move; 2]; MAX_PLY + 2],
     /// Reply that refuted the opponent's move: [moved piece][to64].
     counter: Box<[[Move; 64]; 12]>,
@@ -61,7 +37,6 @@ impl Default for OrderTables {
     fn default() -> Self {
         OrderTables {
             history: Box::new([[[0; 64]; 64]; 2]),
-            continuation: vec![[0; CONT_ROWS]; CONT_ROWS],
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             counter: Box::new([[Move::NONE; 64]; 12]),
         }
@@ -98,17 +73,6 @@ impl OrderTables {
         self.history[side][m.from().index64()][m.to().index64()]
     }
 
-    /// The history score of the quiet move `m` of `piece` in the context `cont`.
-    #[inline(always)]
-    pub fn quiet_score(&self, side: usize, piece: Piece, m: Move, cont: Continuation) -> i32 {
-        let column = piece.index() * 64 + m.to().index64();
-        let mut score = self.history(side, m);
-        for row in cont.0.into_iter().flatten() {
-            score += self.continuation[row][column] as i32;
-        }
-        score
-    }
-
     #[inline(always)]
     pub fn counter(&self, (prev_piece, prev): (Piece, Move)) -> Move {
         if prev.is_none() || prev_piece.is_none() {
@@ -125,37 +89,22 @@ impl OrderTables {
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
     }
 
-    #[inline(always)]
-    fn nudge_continuation(&mut self, cont: Continuation, piece: Piece, m: Move, bonus: i32) {
-        let column = piece.index() * 64 + m.to().index64();
-        for row in cont.0.into_iter().flatten() {
-            let mut entry = self.continuation[row][column] as i32;
-            Self::nudge(&mut entry, bonus);
-            self.continuation[row][column] = entry as i16;
-        }
-    }
-
-    /// A quiet move caused a beta cut-off: reward it, penalise the quiets tried before it
-    /// (each with the piece it moves). `prev` is the opponent's last move and the piece it
-    /// moved (for the counter-move), `cont` the node's continuation context.
-    #[allow(clippy::too_many_arguments)]
+    /// A quiet move caused a beta cut-off: reward it, penalise the quiets tried before it.
+    /// `prev` is the opponent's last move and the piece it moved (for the counter-move).
     pub fn reward_quiet(
         &mut self,
         side: usize,
         ply: usize,
         depth: i32,
-        (best_piece, best): (Piece, Move),
-        tried: &[(Piece, Move)],
+        best: Move,
+        tried: &[Move],
         (prev_piece, prev): (Piece, Move),
-        cont: Continuation,
     ) {
         let bonus = (depth * depth + depth).min(1200);
         Self::nudge(&mut self.history[side][best.from().index64()][best.to().index64()], bonus);
-        self.nudge_continuation(cont, best_piece, best, bonus);
-        for &(piece, m) in tried {
+        for &m in tried {
             if m != best {
                 Self::nudge(&mut self.history[side][m.from().index64()][m.to().index64()], -bonus);
-                self.nudge_continuation(cont, piece, m, -bonus);
             }
         }
         if self.killers[ply][0] != best {

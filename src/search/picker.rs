@@ -8,8 +8,7 @@
 //! 2. captures and promotions, generated together and picked by MVV-LVA; a capture that
 //!    loses material by SEE (and an under-promotion) is set aside for stage 5;
 //! 3. the two killers of the ply and the counter-move, each checked for legality;
-//! 4. the other quiet moves, generated now and picked by history, butterfly and
-//!    continuation (skipped altogether once
+//! 4. the other quiet moves, generated now and picked by history (skipped altogether once
 //!    the search has pruned the quiets of this node by move count);
 //! 5. the losing captures set aside in stage 2.
 //!
@@ -20,8 +19,7 @@
 //! are generated at once and handed out by [`list_score`], the order the root starts from.
 
 use super::ordering::{
-    list_score, mvv_lva, tactical_score, Continuation, OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE, KILLER_1,
-    KILLER_2,
+    list_score, mvv_lva, tactical_score, OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE, KILLER_1, KILLER_2,
 };
 use crate::attacks::Threats;
 use crate::movegen::{gen, MoveSink};
@@ -88,7 +86,6 @@ pub struct MovePicker {
     hash_move: Move,
     killers: [Move; 2],
     counter: Move,
-    cont: Continuation,
     threats: Threats,
     list: ScoredList,
     /// Next entry to consider, and the end of the current stage's part of the list.
@@ -100,7 +97,7 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    pub fn new(pos: &Position, hash_move: Move, killers: [Move; 2], counter: Move, cont: Continuation) -> MovePicker {
+    pub fn new(pos: &Position, hash_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
         let threats = pos.threats();
         let stage = if threats.checkers.count() > 0 { Stage::GenerateEvasions } else { Stage::HashMove };
         MovePicker {
@@ -108,7 +105,6 @@ impl MovePicker {
             hash_move,
             killers,
             counter,
-            cont,
             threats,
             list: ScoredList::new(),
             cur: 0,
@@ -125,7 +121,6 @@ impl MovePicker {
             hash_move,
             killers: [Move::NONE; 2],
             counter: Move::NONE,
-            cont: Continuation::default(),
             threats: pos.threats(),
             list: ScoredList::new(),
             cur: 0,
@@ -207,7 +202,7 @@ impl MovePicker {
                     pos.generate_with::<{ gen::QUIET }, ScoredList>(&self.threats, &mut self.list);
                     let side = pos.side_to_move().index();
                     for entry in &mut self.list.as_mut_slice()[start..] {
-                        entry.score = order.quiet_score(side, pos.piece_at(entry.mv.from()), entry.mv, self.cont);
+                        entry.score = order.history(side, entry.mv);
                     }
                     (self.cur, self.end) = (start, self.list.len);
                     self.stage = Stage::Quiets;
@@ -293,7 +288,7 @@ impl MovePicker {
         } else if m == self.counter {
             COUNTER
         } else {
-            order.quiet_score(side, pos.piece_at(m.from()), m, self.cont)
+            order.history(side, m)
         }
     }
 
@@ -370,7 +365,7 @@ mod tests {
             candidates.push(Move::NONE);
             let mut choose = || candidates[rng.gen_range(0..candidates.len())];
             let (hash, k1, k2, counter) = (choose(), choose(), choose(), choose());
-            let mut picker = MovePicker::new(&pos, hash, [k1, k2], counter, Continuation::default());
+            let mut picker = MovePicker::new(&pos, hash, [k1, k2], counter);
             let picked: Vec<Move> = drain(&mut picker, &pos, &order).into_iter().map(|(m, _)| m).collect();
             let unique: HashSet<Move> = picked.iter().copied().collect();
             assert_eq!(unique.len(), picked.len(), "a move came out twice in {}: {picked:?}", pos.to_fen());
@@ -392,13 +387,7 @@ mod tests {
             };
             let killer = stale.iter().copied().find(|&m| m != hash && !m.is_tactical() && pos.is_legal(m));
             let picked = drain(
-                &mut MovePicker::new(
-                    &pos,
-                    hash,
-                    [killer.unwrap_or(Move::NONE), Move::NONE],
-                    Move::NONE,
-                    Continuation::default(),
-                ),
+                &mut MovePicker::new(&pos, hash, [killer.unwrap_or(Move::NONE), Move::NONE], Move::NONE),
                 &pos,
                 &order,
             );
@@ -430,7 +419,7 @@ mod tests {
             if pos.in_check() {
                 continue;
             }
-            let mut picker = MovePicker::new(&pos, Move::NONE, [Move::NONE; 2], Move::NONE, Continuation::default());
+            let mut picker = MovePicker::new(&pos, Move::NONE, [Move::NONE; 2], Move::NONE);
             let mut picked = Vec::new();
             while let Some((m, _)) = picker.next(&pos, &order) {
                 picked.push(m);

@@ -4,9 +4,9 @@
 //! learns it when it makes the move), so no node works it out again.
 
 use super::features;
-use super::ordering::{Continuation, COUNTER};
+use super::ordering::COUNTER;
 use super::picker::MovePicker;
-use super::worker::{Frame, Worker};
+use super::worker::Worker;
 use crate::eval::evaluate_cached;
 use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
@@ -127,9 +127,7 @@ impl Worker<'_> {
 
         let prev = self.td.stack[ply - 1];
         let counter = self.td.order.counter((prev.piece, prev.mv));
-        let before_prev = if ply >= 2 { self.td.stack[ply - 2] } else { Frame::default() };
-        let cont = Continuation::new((prev.piece, prev.mv), (before_prev.piece, before_prev.mv));
-        let mut picker = MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter, cont);
+        let mut picker = MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter);
         let side = pos.side_to_move().index();
 
         let mut best = -INFINITY;
@@ -137,7 +135,7 @@ impl Worker<'_> {
         let original_alpha = alpha;
         let mut legal_moves = 0;
         let mut searched = 0;
-        let mut quiets = [(Piece::NONE, Move::NONE); 64];
+        let mut quiets = [Move::NONE; 64];
         let mut quiet_count = 0;
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         while let Some((m, order_score)) = picker.next(pos, &self.td.order) {
@@ -168,7 +166,7 @@ impl Worker<'_> {
             {
                 pos.unmake(m, &undo);
                 if quiet_count < quiets.len() {
-                    quiets[quiet_count] = (piece, m);
+                    quiets[quiet_count] = m;
                     quiet_count += 1;
                 }
                 continue;
@@ -198,7 +196,7 @@ impl Worker<'_> {
                     if order_score >= COUNTER {
                         r -= 1; // killers and counter-move
                     } else if quiet {
-                        r -= order_score / 10_000;
+                        r -= order_score / 6000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -224,15 +222,14 @@ impl Worker<'_> {
                     if v >= beta {
                         if quiet {
                             let tried = &quiets[..quiet_count];
-                            let prev = (prev.piece, prev.mv);
-                            self.td.order.reward_quiet(side, ply, depth, (piece, m), tried, prev, cont);
+                            self.td.order.reward_quiet(side, ply, depth, m, tried, (prev.piece, prev.mv));
                         }
                         break;
                     }
                 }
             }
             if quiet && quiet_count < quiets.len() {
-                quiets[quiet_count] = (piece, m);
+                quiets[quiet_count] = m;
                 quiet_count += 1;
             }
         }
