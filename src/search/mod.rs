@@ -12,9 +12,8 @@
 //!   when to stop between iterations is asked of [`crate::time`].
 //! - [`tree`]: principal variation search below the root (negamax alpha-beta with null
 //!   windows after the first move) and quiescence, with null move, reverse futility,
-//!   futility, late-move pruning and reductions, check and singular extensions (with
-//!   multi-cut); draws by repetition (including the game before the root), the fifty-move
-//!   rule and insufficient material.
+//!   futility, late-move pruning and reductions, check extensions; draws by repetition
+//!   (including the game before the root), the fifty-move rule and insufficient material.
 //! - [`picker`] hands out the moves of a node in order, [`ordering`] scores them and keeps
 //!   what the search learns about quiet moves.
 
@@ -190,6 +189,5 @@ mod features {
     pub const FUTILITY: bool = true;
     pub const LMR: bool = true;
     pub const CHECK_EXTENSION: bool = true;
-    pub const SINGULAR_EXTENSION: bool = true;
     pub const ASPIRATION: bool = true;
 }

@@ -69,7 +69,6 @@ impl Worker<'_> {
 
         let mut soft_stop = SoftStop::new(limits.time, root[0].mv);
         for depth in first_depth.min(max_depth as i32)..=max_depth as i32 {
-            self.root_depth = depth;
             for r in root.iter_mut() {
                 r.prev_score = r.score;
             }
@@ -195,7 +194,7 @@ impl Worker<'_> {
     ) -> i32 {
         let mut best = -INFINITY;
         let in_check = pos.in_check();
-        self.td.stack[0] = Frame { eval: 0, in_check, mv: Move::NONE, piece: Piece::NONE, excluded: Move::NONE };
+        self.td.stack[0] = Frame { eval: 0, in_check, mv: Move::NONE, piece: Piece::NONE };
         self.td.pv_len[0] = 0;
         for (i, r) in root.iter_mut().enumerate().skip(first) {
             let m = r.mv;

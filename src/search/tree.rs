@@ -14,9 +14,6 @@ use crate::position::Position;
 use crate::value::{nominal, nominal_of, Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use std::sync::atomic::Ordering;
 
-/// The least depth at which the hash move is tested for being singular.
-const SINGULAR_DEPTH: i32 = 7;
-
 impl Worker<'_> {
     /// Stops on the node limit (exact) and, every 1024 nodes, on the clock or `stop`.
     #[inline(always)]
@@ -77,18 +74,11 @@ impl Worker<'_> {
             return alpha;
         }
 
-        // A node searched without one of its moves is not the position the table knows.
-        let excluded = self.td.stack[ply].excluded;
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
         if let Some(h) = hit {
-            if !pv_node
-                && excluded.is_none()
-                && h.depth >= depth
-                && h.bound.settles(h.score, alpha, beta)
-                && trusts_table(pos)
-            {
+            if !pv_node && h.depth >= depth && h.bound.settles(h.score, alpha, beta) && trusts_table(pos) {
                 return h.score;
             }
         }
@@ -98,7 +88,7 @@ impl Worker<'_> {
         self.td.stack[ply].in_check = in_check;
         let improving = !in_check && ply >= 2 && !self.td.stack[ply - 2].in_check && eval > self.td.stack[ply - 2].eval;
 
-        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
             if features::REVERSE_FUTILITY && depth <= 7 && eval - 80 * (depth - improving as i32) >= beta {
                 return eval;
@@ -150,9 +140,6 @@ impl Worker<'_> {
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         while let Some((m, order_score)) = picker.next(pos, &self.td.order) {
             legal_moves += 1;
-            if m == excluded {
-                continue;
-            }
             let quiet = !m.is_tactical();
             // Pruning of late moves once a real score is in hand.
             if !pv_node && !in_check && best > -MATE_BOUND {
@@ -162,34 +149,6 @@ impl Worker<'_> {
                 }
                 if !quiet && order_score < 0 && depth <= 6 && crate::see::see(pos, m) < -90 * depth {
                     continue;
-                }
-            }
-            // Singular extension: when the hash move is the only good move here (every other
-            // move, searched shallower, fails low against a bar under its score), a miss in it
-            // costs the most, so it gets a ply more. When even without it the node fails
-            // high (multi-cut), several moves refute the line: the node is cut at once.
-            let mut extension = 0;
-            if let Some(h) = hit.filter(|h| {
-                features::SINGULAR_EXTENSION
-                    && m == tt_move
-                    && excluded.is_none()
-                    && depth >= SINGULAR_DEPTH
-                    && (ply as i32) < 2 * self.root_depth
-                    && h.depth >= depth - 3
-                    && h.bound != Bound::Upper
-                    && h.score.abs() < MATE_BOUND
-            }) {
-                let singular_beta = h.score - 2 * depth;
-                self.td.stack[ply].excluded = m;
-                let v = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, in_check);
-                self.td.stack[ply].excluded = Move::NONE;
-                if self.stopped {
-                    return 0;
-                }
-                if v < singular_beta {
-                    extension = 1;
-                } else if singular_beta >= beta {
-                    return singular_beta;
                 }
             }
             let piece = pos.piece_at(m.from());
@@ -214,7 +173,7 @@ impl Worker<'_> {
             }
             self.td.stack[ply].mv = m;
             self.td.stack[ply].piece = piece;
-            let new_depth = depth - 1 + extension.max((features::CHECK_EXTENSION && gives_check) as i32);
+            let new_depth = depth - 1 + (features::CHECK_EXTENSION && gives_check) as i32;
             let mut v;
             if searched == 0 {
                 v = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, gives_check);
@@ -281,9 +240,7 @@ impl Worker<'_> {
             // Every move was pruned (cannot happen: the first move is never pruned).
             best = alpha;
         }
-        if excluded.is_none() {
-            self.shared.tt.store(key, best_move, best, depth, Bound::of(best, original_alpha, beta), ply);
-        }
+        self.shared.tt.store(key, best_move, best, depth, Bound::of(best, original_alpha, beta), ply);
         best
     }
 

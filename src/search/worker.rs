@@ -24,9 +24,6 @@ pub(super) struct Frame {
     /// The move played from this ply (NONE for a null move) and the piece that moved.
     pub mv: Move,
     pub piece: Piece,
-    /// A move the node at this ply must leave out (the singular-extension test); NONE
-    /// otherwise.
-    pub excluded: Move,
 }
 
 /// Late-move reductions by [depth][move number], in plies.
@@ -129,8 +126,6 @@ pub(super) struct Worker<'a> {
     pub node_limit: u64,
     pub hard: Option<std::time::Duration>,
     pub seldepth: usize,
-    /// Depth of the current iteration: extensions stop where a line is twice as long.
-    pub root_depth: i32,
     pub stopped: bool,
 }
 
@@ -158,7 +153,6 @@ impl<'a> Worker<'a> {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             hard: limits.time.hard,
             seldepth: 0,
-            root_depth: 0,
             stopped: false,
         }
     }
