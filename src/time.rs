@@ -89,7 +89,7 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
 
 /// Between iterations: whether to start another one. The soft limit stretches while the
 /// best move keeps changing and when the score drops, and shrinks to nothing for the only
-/// legal move; it never passes the hard limit.
+/// legal move; it never passes the hard limit. A `movetime` budget is used whole.
 #[derive(Clone, Debug)]
 pub struct SoftStop {
     budget: TimeBudget,
@@ -119,11 +119,13 @@ impl SoftStop {
             let changed = best != self.last_best;
             self.instability = self.instability * 0.5 + if changed { 1.0 } else { 0.0 };
             let drop = if self.last_score > -INFINITY { self.last_score - score } else { 0 };
-            let mut factor = 0.7 + 0.8 * self.instability;
-            if drop > 20 {
+            // `movetime` (soft and hard alike) asks for that much thinking: no scaling.
+            let fixed = self.budget.hard == Some(soft);
+            let mut factor = if fixed { 1.0 } else { 0.7 + 0.8 * self.instability };
+            if drop > 20 && !fixed {
                 factor += 0.25;
             }
-            if drop > 60 {
+            if drop > 60 && !fixed {
                 factor += 0.35;
             }
             if root_moves == 1 && depth >= 4 {
@@ -213,6 +215,12 @@ mod tests {
         let mut only = SoftStop::new(budget, a);
         assert!(!only.after_iteration(a, 0, 1, 3, at(1)));
         assert!(only.after_iteration(a, 0, 1, 4, at(1)));
+        // `movetime`: the whole budget is used, whatever the stability.
+        let fixed = TimeBudget { soft: Some(Duration::from_millis(400)), hard: Some(Duration::from_millis(400)) };
+        let mut movetime = SoftStop::new(fixed, a);
+        assert!(!movetime.after_iteration(a, 30, 20, 5, at(100)));
+        assert!(!movetime.after_iteration(a, 30, 20, 6, at(350)));
+        assert!(movetime.after_iteration(a, 30, 20, 7, at(400)));
         // No clock: never stops on time.
         let mut untimed = SoftStop::new(TimeBudget::default(), a);
         assert!(!untimed.after_iteration(b, -500, 1, 9, at(100_000)));
