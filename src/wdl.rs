@@ -19,15 +19,17 @@ use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::value::Score;
 
-// Preliminary: fitted by `tools/fit_wdl.py` on the first 280 games of the run below; the fit on
-// all its games replaces them.
-// `datagen BOOK selfplay/wdl-6k.txt --games 4000 --nodes 6000 --seed 1` (README, "Win/draw/loss").
-const A: [f64; 4] = [89.526, -56.641, 108.288, -57.364];
-const B: [f64; 4] = [85.137, 20.662, 37.502, -14.154];
-const M_MIN: i32 = 8;
-const M_MAX: i32 = 78;
-const M_MID: f64 = 43.0;
-const M_HALF: f64 = 35.0;
+// Fitted by `cargo run --release --example fit_wdl -- selfplay/wdl-6k.txt` on the games of
+// `cargo run --release --example datagen -- ../shared/openings/balanced-8ply.epd selfplay/wdl-6k.txt
+//  --games 4000 --nodes 6000 --threads 2 --seed 1` (3,600 games for the fit, 400 held out; README).
+const A: [f64; 4] = [82.774, -7.437, 102.357, -118.124];
+const B: [f64; 4] = [102.970, 65.767, 22.209, -68.940];
+/// The material range the model distinguishes, and its middle and half-width: the model's
+/// variable is `x = (m - M_MID) / M_HALF`.
+pub const M_MIN: i32 = 8;
+pub const M_MAX: i32 = 78;
+pub const M_MID: f64 = 43.0;
+pub const M_HALF: f64 = 35.0;
 
 /// Expected result in per mille, summing to exactly 1000.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +106,14 @@ mod tests {
             assert!(wdl(Score::Centipawns(-3000), m).loss >= 990, "material {m}");
             let even = wdl(Score::Centipawns(0), m);
             assert_eq!(even.win, even.loss, "material {m}");
+        }
+    }
+
+    #[test]
+    fn the_fitted_curves_need_no_clamping_over_the_material_range() {
+        for m in M_MIN..=M_MAX {
+            let x = (f64::from(m) - M_MID) / M_HALF;
+            assert!(polynomial(&A, x) > 0.0 && polynomial(&B, x) > 1.0, "material {m}");
         }
     }
 
