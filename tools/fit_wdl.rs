@@ -163,17 +163,17 @@ fn fit(cells: &[Cell], mut params: Vec<f64>, free: &[bool], iterations: usize) -
 fn constant_loss(train: &[Cell], test: &[Cell]) -> (f64, [f64; 3]) {
     let mut sum = [0.0; 3];
     for c in train {
-        for k in 0..3 {
-            sum[k] += c.counts[k];
+        for (s, n) in sum.iter_mut().zip(c.counts) {
+            *s += n;
         }
     }
     let all: f64 = sum.iter().sum();
     let freq = sum.map(|s| s / all.max(1.0));
     let (mut total, mut count) = (0.0, 0.0);
     for c in test {
-        for k in 0..3 {
-            total -= c.counts[k] * freq[k].max(EPS).ln();
-            count += c.counts[k];
+        for (n, f) in c.counts.iter().zip(freq) {
+            total -= n * f.max(EPS).ln();
+            count += n;
         }
     }
     (total / f64::max(count, 1.0), freq)
