@@ -27,6 +27,7 @@ pub mod time;
 pub mod tt;
 pub mod uci;
 pub mod value;
+pub mod wdl;
 pub mod zobrist;
 
 pub use fen::FenError;

@@ -105,10 +105,11 @@ fn is_quiet(pos: &Position) -> bool {
     !pos.in_check() && pos.legal_tactical_moves().iter().all(|&m| !m.is_promotion() && see(pos, m) <= 0)
 }
 
-/// Reads `FEN | result` lines written by `tools/datagen.rs`; unreadable lines are skipped.
+/// Reads the `FEN | score | result` lines written by `tools/datagen.rs` (or the older
+/// `FEN | result`); comment lines and unreadable lines are skipped.
 fn read_datagen(text: &str, out: &mut Vec<Sample>) {
     for line in text.lines() {
-        let Some((fen, result)) = line.split_once('|') else {
+        let (Some(fen), Some(result)) = (line.split('|').next(), line.rsplit_once('|').map(|(_, r)| r)) else {
             continue;
         };
         let (Ok(pos), Ok(result)) = (Position::from_fen(fen.trim()), result.trim().parse::<f64>()) else {

@@ -30,11 +30,22 @@ pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, chess960: bool)
 
 /// The `info` line of a search report, or `None` (a current move in the first second).
 pub fn format_report(report: &Report, chess960: bool) -> Option<String> {
+    format_report_wdl(report, chess960, None)
+}
+
+/// [`format_report`]; with `wdl_material` (`UCI_ShowWDL` on: the material of the searched
+/// position) every score is followed by `wdl W D L` from [`crate::wdl`].
+pub fn format_report_wdl(report: &Report, chess960: bool, wdl_material: Option<i32>) -> Option<String> {
     match report {
         Report::Iteration { depth, seldepth, multipv, score, bound, nodes, time, hashfull, pv } => {
+            let wdl = wdl_material.map(|m| crate::wdl::wdl(*score, m));
             let score = match score {
                 Score::Centipawns(cp) => format!("cp {cp}"),
                 Score::Mate(m) => format!("mate {m}"),
+            };
+            let score = match wdl {
+                Some(w) => format!("{score} wdl {} {} {}", w.win, w.draw, w.loss),
+                None => score,
             };
             let bound = match bound {
                 Bound::Exact => "",
@@ -62,10 +73,11 @@ pub fn format_report(report: &Report, chess960: bool) -> Option<String> {
     }
 }
 
-/// The line an engine event becomes, moves written in the session's notation.
-pub fn format_event(event: &Event, chess960: bool) -> Option<String> {
+/// The line an engine event becomes, moves written in the session's notation, scores with
+/// `wdl` when `wdl_material` is given.
+pub fn format_event(event: &Event, chess960: bool, wdl_material: Option<i32>) -> Option<String> {
     match event {
-        Event::Report(report) => format_report(report, chess960),
+        Event::Report(report) => format_report_wdl(report, chess960, wdl_material),
         Event::BestMove { best, ponder } => Some(format_bestmove(*best, *ponder, chess960)),
         Event::NoPosition => Some("bestmove 0000".to_string()),
     }

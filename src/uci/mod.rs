@@ -9,14 +9,14 @@ mod format;
 mod options;
 mod parse;
 
-pub use format::{format_bestmove, format_event, format_report, move_text};
+pub use format::{format_bestmove, format_event, format_report, format_report_wdl, move_text};
 pub use options::{table as option_table, OptionKind, Setting, UciOption};
 pub use parse::{parse_command, Command, UciError};
 
 use crate::engine::{Engine, EventSink, GoParams};
 use crate::perft::{divide_with, PerftControl, PerftOptions};
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use vampirc_uci::UciMessage;
@@ -105,6 +105,10 @@ pub struct Session {
     /// `UCI_Chess960`: castling read and written as king takes rook. Shared with the sink,
     /// which writes the search's moves.
     chess960: Arc<AtomicBool>,
+    /// `UCI_ShowWDL`, and the material of the position searched (set at each `go`): the sink
+    /// adds `wdl` to scores with them.
+    show_wdl: Arc<AtomicBool>,
+    wdl_material: Arc<AtomicI32>,
 }
 
 impl Session {
@@ -112,12 +116,15 @@ impl Session {
         let events = out.clone();
         let chess960 = Arc::new(AtomicBool::new(false));
         let notation = Arc::clone(&chess960);
+        let (show_wdl, wdl_material) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicI32::new(0)));
+        let (wdl_on, material) = (Arc::clone(&show_wdl), Arc::clone(&wdl_material));
         let sink: EventSink = Arc::new(move |event| {
-            if let Some(text) = format_event(&event, notation.load(Ordering::SeqCst)) {
+            let wdl = wdl_on.load(Ordering::SeqCst).then(|| material.load(Ordering::SeqCst));
+            if let Some(text) = format_event(&event, notation.load(Ordering::SeqCst), wdl) {
                 events.line(&text);
             }
         });
-        Session { engine: Engine::new(sink), out, debug: false, chess960 }
+        Session { engine: Engine::new(sink), out, debug: false, chess960, show_wdl, wdl_material }
     }
 
     pub fn engine(&self) -> &Engine {
@@ -221,6 +228,7 @@ impl Session {
                     self.info_string(&format!("searchmoves: '{m}' is not a legal move here; left out"));
                 }
                 params.searchmoves = legal;
+                self.wdl_material.store(crate::wdl::material(pos), Ordering::SeqCst);
                 self.engine.go(&params)?
             }
             Command::Perft(depth) => {

@@ -52,7 +52,7 @@ const MAX_MULTIPV: i64 = 64;
 const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
 
 /// Every option ox88 has, in `uci` order.
-pub fn table() -> [UciOption; 8] {
+pub fn table() -> [UciOption; 9] {
     let d = Options::default();
     [
         UciOption {
@@ -105,6 +105,14 @@ pub fn table() -> [UciOption; 8] {
             kind: OptionKind::Check { default: false },
             apply: |s, v| {
                 s.chess960.store(check(v), Ordering::SeqCst);
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "UCI_ShowWDL",
+            kind: OptionKind::Check { default: false },
+            apply: |s, v| {
+                s.show_wdl.store(check(v), Ordering::SeqCst);
                 Ok(())
             },
         },
