@@ -31,7 +31,7 @@ pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, chess960: bool)
 /// The `info` line of a search report, or `None` (a current move in the first second).
 pub fn format_report(report: &Report, chess960: bool) -> Option<String> {
     match report {
-        Report::Iteration { depth, seldepth, multipv, score, bound, nodes, time, hashfull, pv } => {
+        Report::Iteration { depth, seldepth, multipv, score, bound, nodes, time, hashfull, tbhits, pv } => {
             let score = match score {
                 Score::Centipawns(cp) => format!("cp {cp}"),
                 Score::Mate(m) => format!("mate {m}"),
@@ -45,7 +45,7 @@ pub fn format_report(report: &Report, chess960: bool) -> Option<String> {
             let nps = u128::from(*nodes) * 1_000_000 / micros;
             let mut line = format!(
                 "info depth {depth} seldepth {seldepth} multipv {multipv} score {score}{bound} nodes {nodes} nps {nps} \
-                 hashfull {hashfull} time {}",
+                 hashfull {hashfull} tbhits {tbhits} time {}",
                 time.as_millis()
             );
             if !pv.is_empty() {
