@@ -12,6 +12,8 @@
 //! the fifty-move count remain for the search to choose among.
 
 mod cli;
+#[cfg(test)]
+mod tests;
 
 pub use cli::probe_lines;
 

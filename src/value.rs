@@ -14,6 +14,8 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 pub const TB_WIN: i32 = MATE_BOUND - 1 - MAX_PLY as i32;
 /// Scores beyond this are tablebase wins or mates: their distance is counted from the root.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+// A tablebase win at any ply lies between every evaluation and every mate.
+const _: () = assert!(TB_WIN < MATE_BOUND && TB_WIN_BOUND > 20_000);
 /// Above every score a search can return: the open window's edge.
 pub const INFINITY: i32 = MATE + 1;
 /// The deepest ply a search reaches (stacks are sized by it).

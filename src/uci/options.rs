@@ -161,9 +161,10 @@ pub fn table() -> [UciOption; 11] {
 }
 
 /// What `SyzygyPath` tells the GUI: what was loaded, and every directory or file left out.
+/// The default sent again (as GUIs do at start) says nothing.
 fn tablebase_messages(path: &str, load: &TablebaseLoad) -> Vec<String> {
     match load {
-        TablebaseLoad::Unchanged { files: 0, .. } => vec!["Syzygy tablebases: off".to_string()],
+        TablebaseLoad::Unchanged { files: 0, .. } => Vec::new(),
         TablebaseLoad::Unchanged { files, max_pieces } => {
             vec![format!("Syzygy tablebases: {files} files, up to {max_pieces} pieces (already loaded)")]
         }
