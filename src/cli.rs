@@ -77,6 +77,12 @@ enum Command {
         #[arg(long)]
         ms: Option<u64>,
     },
+    /// Probe Syzygy tables for each FEN line on stdin: prints `WDL DTZ` per line.
+    TbProbe {
+        /// Table directories, separated as in `SyzygyPath`.
+        #[arg(long)]
+        path: String,
+    },
 }
 
 /// Runs the command line; returns the process exit code.
@@ -101,6 +107,9 @@ pub fn run(args: Vec<String>) -> i32 {
         Some(Command::Perftree { depth, fen, moves }) => cmd_perftree(depth, &fen, moves.as_deref()),
         Some(Command::Bench { depth }) => crate::bench::run(depth, &mut Stdout),
         Some(Command::Tactics { file, ms }) => crate::tactics::run(file.as_deref(), ms, &mut Stdout),
+        Some(Command::TbProbe { path }) => {
+            crate::tablebase::probe_lines(&path, std::io::stdin().lock(), &mut Stdout, &mut std::io::stderr())
+        }
     };
     match result {
         Ok(code) => code,

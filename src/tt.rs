@@ -10,7 +10,7 @@
 //! reports the right distance to mate.
 
 use crate::mv::Move;
-use crate::value::{Bound, MATE_BOUND};
+use crate::value::{Bound, TB_WIN_BOUND};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// The bound bits of an empty entry ([`Bound::to_bits`] never gives them).
@@ -100,12 +100,12 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
-/// Converts a root-relative mate score to one relative to the node at `ply`.
+/// Converts a root-relative mate (or tablebase win) score to one relative to the node at `ply`.
 #[inline(always)]
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
+    if score > TB_WIN_BOUND {
         score + ply as i32
-    } else if score < -MATE_BOUND {
+    } else if score < -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -115,9 +115,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// Inverse of [`score_to_tt`]: a node-relative mate score back to the root's view.
 #[inline(always)]
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
+    if score > TB_WIN_BOUND {
         score - ply as i32
-    } else if score < -MATE_BOUND {
+    } else if score < -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score

@@ -9,6 +9,13 @@ use crate::piece::{Kind, Piece};
 /// Mate scores are `MATE - ply`; anything beyond `MATE_BOUND` is a mate.
 pub const MATE: i32 = 32_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
+/// A tablebase win: `TB_WIN - ply` at the node `ply` plies from the root, above every
+/// evaluation and below every mate, so that a real mate found still counts for more.
+pub const TB_WIN: i32 = MATE_BOUND - 1 - MAX_PLY as i32;
+/// Scores beyond this are tablebase wins or mates: their distance is counted from the root.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+// A tablebase win at any ply lies between every evaluation and every mate.
+const _: () = assert!(TB_WIN < MATE_BOUND && TB_WIN_BOUND > 20_000);
 /// Above every score a search can return: the open window's edge.
 pub const INFINITY: i32 = MATE + 1;
 /// The deepest ply a search reaches (stacks are sized by it).

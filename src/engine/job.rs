@@ -5,6 +5,7 @@ use super::{lock_searcher, Event, EventSink, STOP_GRACE};
 use crate::mv::Move;
 use crate::position::Position;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
+use crate::tablebase::TbConfig;
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,6 +44,7 @@ pub(super) struct SearchJob {
     pub(super) history: Vec<u64>,
     pub(super) limits: SearchLimits,
     pub(super) threads: usize,
+    pub(super) tablebases: Option<TbConfig>,
     pub(super) control: Arc<SharedControl>,
     /// Hold the best move until `stop` (infinite or unlimited search).
     pub(super) hold: bool,
@@ -68,6 +70,7 @@ impl SearchJob {
         {
             let mut searcher = lock_searcher(searcher);
             searcher.set_threads(self.threads);
+            searcher.set_tablebases(self.tablebases.clone());
             let result = catch_unwind(AssertUnwindSafe(|| {
                 searcher
                     .search_then(&self.pos, &self.history, &self.limits, &self.control, &mut report, &mut |o| finish(o))

@@ -28,6 +28,7 @@ use crate::movegen::MoveError;
 use crate::mv::Move;
 use crate::position::Position;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
+use crate::tablebase::{LoadProblem, Tablebases, TbConfig};
 use crate::time::{budget, Clock, TimeBudget};
 use crate::tt::TableAllocError;
 use crate::value::MAX_PLY;
@@ -129,6 +130,31 @@ impl Default for Options {
     }
 }
 
+/// Tablebase options: `SyzygyPath` and the probe limits, and the tables loaded from the path.
+#[derive(Clone, Debug)]
+pub struct TablebaseOptions {
+    /// As set, `<empty>` read as empty.
+    pub path: String,
+    pub probe_depth: i32,
+    pub probe_limit: usize,
+    tables: Option<Arc<Tablebases>>,
+}
+
+impl Default for TablebaseOptions {
+    fn default() -> Self {
+        TablebaseOptions { path: String::new(), probe_depth: 1, probe_limit: 7, tables: None }
+    }
+}
+
+/// What setting `SyzygyPath` did, for the text layer to tell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TablebaseLoad {
+    /// The path is the one already loaded: nothing was read again.
+    Unchanged { files: usize, max_pieces: usize },
+    /// Tables were read; `files` is 0 when none was found (the empty path included).
+    Loaded { files: usize, max_pieces: usize, problems: Vec<LoadProblem> },
+}
+
 /// A search under way. Its thread is not joined: it sends its best move before it waits
 /// for its helpers, and the searcher's lock keeps the next search from starting before
 /// they have all ended.
@@ -155,6 +181,7 @@ pub struct Engine {
     /// Keys of the positions before `pos` in the game, oldest first.
     history: Vec<u64>,
     options: Options,
+    tablebases: TablebaseOptions,
     /// The one searcher; a search thread holds it while it searches.
     searcher: Arc<Mutex<Searcher>>,
     running: Option<Running>,
@@ -170,6 +197,7 @@ impl Engine {
             history: Vec::new(),
             searcher: Arc::new(Mutex::new(Searcher::new(options.hash_mb))),
             options,
+            tablebases: TablebaseOptions::default(),
             running: None,
             sink,
         }
@@ -286,6 +314,54 @@ impl Engine {
         self.options.ponder = on;
     }
 
+    pub fn tablebase_options(&self) -> &TablebaseOptions {
+        &self.tablebases
+    }
+
+    /// `SyzygyPath`: loads the tables of its directories (empty or `<empty>`: none). The same
+    /// path again reads nothing; a directory that cannot be read is left out and reported.
+    pub fn set_syzygy_path(&mut self, path: &str) -> TablebaseLoad {
+        let path = if path.trim() == "<empty>" { "" } else { path.trim() };
+        if path == self.tablebases.path && (path.is_empty() || self.tablebases.tables.is_some()) {
+            let t = self.tablebases.tables.as_ref();
+            return TablebaseLoad::Unchanged {
+                files: t.map_or(0, |t| t.files()),
+                max_pieces: t.map_or(0, |t| t.max_pieces()),
+            };
+        }
+        self.stop();
+        self.wait();
+        let loaded = Tablebases::load(path);
+        self.tablebases.path = path.to_string();
+        self.tablebases.tables = loaded.tables;
+        let t = self.tablebases.tables.as_ref();
+        TablebaseLoad::Loaded {
+            files: t.map_or(0, |t| t.files()),
+            max_pieces: t.map_or(0, |t| t.max_pieces()),
+            problems: loaded.problems,
+        }
+    }
+
+    /// `SyzygyProbeDepth`: takes effect at the next `go`.
+    pub fn set_syzygy_probe_depth(&mut self, depth: i32) {
+        self.tablebases.probe_depth = depth.max(1);
+    }
+
+    /// `SyzygyProbeLimit` (pieces; 0: no probing): takes effect at the next `go`.
+    pub fn set_syzygy_probe_limit(&mut self, pieces: usize) {
+        self.tablebases.probe_limit = pieces;
+    }
+
+    /// The tables as the next search uses them.
+    fn tb_config(&self) -> Option<TbConfig> {
+        let t = &self.tablebases;
+        t.tables.as_ref().filter(|_| t.probe_limit > 0).map(|tables| TbConfig {
+            tables: Arc::clone(tables),
+            probe_depth: t.probe_depth,
+            probe_limit: t.probe_limit,
+        })
+    }
+
     /// Starts a search on its own thread and returns at once. A running search is stopped
     /// first (its best move is sent). On error no search starts and no best move is sent.
     pub fn go(&mut self, params: &GoParams) -> Result<(), EngineError> {
@@ -336,6 +412,7 @@ impl Engine {
             history: self.history.clone(),
             limits,
             threads: self.options.threads,
+            tablebases: self.tb_config(),
             control: Arc::clone(&control),
             hold: params.infinite || params.is_unlimited(),
             answer: Arc::clone(&answer),

@@ -165,6 +165,8 @@ pub enum Report {
         nodes: u64,
         time: Duration,
         hashfull: u32,
+        /// Tablebase probes that gave a result, all threads.
+        tbhits: u64,
         pv: Vec<Move>,
     },
     /// The root move being searched now.

@@ -110,6 +110,7 @@ impl Worker<'_> {
         if !self.is_main {
             // The part of the count not yet published.
             self.shared.helper_nodes.fetch_add(self.nodes & 1023, Ordering::Relaxed);
+            self.publish_tb_hits();
         }
         SearchOutcome { best: Some(best), ponder, nodes: self.nodes }
     }
@@ -266,6 +267,11 @@ impl Worker<'_> {
     }
 
     fn iteration_report(&self, depth: i32, index: usize, r: &RootMove, score: i32, bound: Bound) -> Report {
+        // At a root in the tables, their verdict is shown until the search finds a mate.
+        let score = match self.shared.root_tb.iter().find(|t| t.mv == r.mv) {
+            Some(t) if bound == Bound::Exact && score.abs() <= MATE_BOUND => t.score,
+            _ => score,
+        };
         Report::Iteration {
             depth: depth as u32,
             seldepth: r.seldepth.max(depth as u32),
@@ -275,6 +281,7 @@ impl Worker<'_> {
             nodes: self.total_nodes(),
             time: self.control.elapsed(),
             hashfull: self.shared.tt.hashfull(),
+            tbhits: self.total_tb_hits(),
             pv: r.pv.clone(),
         }
     }

@@ -7,9 +7,11 @@
 //! helpers search until it returns, half of them one ply ahead so that the threads spread
 //! over two depths rather than repeat one tree, and what they store steers the main thread.
 
-use super::worker::{Reductions, Shared, ThreadData, Worker};
+use super::worker::{Reductions, Shared, ThreadData, TreeProbe, Worker};
 use super::{Report, SearchLimits, SearchOutcome, SharedControl};
+use crate::mv::Move;
 use crate::position::Position;
+use crate::tablebase::{piece_count, rank_root, RankedMove, RootMetric, TbConfig};
 use crate::tt::{TableAllocError, TranspositionTable};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -23,6 +25,8 @@ pub struct Searcher {
     reductions: Reductions,
     /// The main thread's data first, then the helpers'.
     threads: Vec<ThreadData>,
+    /// Endgame tablebases, when `SyzygyPath` holds some.
+    tb: Option<TbConfig>,
 }
 
 impl Searcher {
@@ -31,7 +35,13 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             reductions: Reductions::new(),
             threads: vec![ThreadData::new()],
+            tb: None,
         }
+    }
+
+    /// The tablebases (and probe options) the next searches use; `None`: none.
+    pub fn set_tablebases(&mut self, tb: Option<TbConfig>) {
+        self.tb = tb;
     }
 
     /// Resizes the hash table (allocation happens here, not at the next search); on failure
@@ -98,7 +108,31 @@ impl Searcher {
     ) -> SearchOutcome {
         self.tt.new_search();
         let helper_nodes = AtomicU64::new(0);
-        let shared = Shared { tt: &self.tt, reductions: &self.reductions, helper_nodes: &helper_nodes };
+        // At a root in the tables only the moves that keep its best outcome are searched; when
+        // DTZ ranked them, that outcome is safe and probes below the root would add nothing.
+        let root_tb = self.tb.as_ref().and_then(|tb| rank_at_root(tb, pos, history, &limits.searchmoves));
+        let ranked_by_dtz = root_tb.as_ref().is_some_and(|r| r.metric == RootMetric::Dtz);
+        let other_tb_hits = AtomicU64::new(root_tb.as_ref().map_or(0, |r| r.probes));
+        let tb = self.tb.as_ref().filter(|_| !ranked_by_dtz).and_then(|tb| {
+            let (pieces, depth) = tb.cardinality();
+            (pieces > 0).then_some(TreeProbe { tables: &tb.tables, pieces, depth })
+        });
+        let restricted;
+        let limits = match &root_tb {
+            Some(r) => {
+                restricted = SearchLimits { searchmoves: r.kept.iter().map(|k| k.mv).collect(), ..limits.clone() };
+                &restricted
+            }
+            None => limits,
+        };
+        let shared = Shared {
+            tt: &self.tt,
+            reductions: &self.reductions,
+            helper_nodes: &helper_nodes,
+            tb,
+            root_tb: root_tb.as_ref().map_or(&[], |r| &r.kept),
+            other_tb_hits: &other_tb_hits,
+        };
         let (main, helpers) = self.threads.split_first_mut().expect("the pool has a main thread");
         if helpers.is_empty() {
             let outcome = Worker::new(main, &shared, control, true, limits).iterate(pos, history, limits, report, 1);
@@ -139,6 +173,33 @@ impl Searcher {
         outcome.0.nodes = outcome.1 + helper_nodes.load(Ordering::Relaxed);
         outcome.0
     }
+}
+
+/// The root as the tables see it.
+struct RootRanking {
+    /// The moves of the best rank, best first.
+    kept: Vec<RankedMove>,
+    metric: RootMetric,
+    /// Probes made (each counts as a tablebase hit).
+    probes: u64,
+}
+
+/// Ranks the root moves (those of `searchmoves`, if any is legal) when the root has no more
+/// pieces than the probe limit and no castling rights; `None` when it is not in the tables.
+fn rank_at_root(tb: &TbConfig, pos: &Position, history: &[u64], searchmoves: &[Move]) -> Option<RootRanking> {
+    let (pieces, _) = tb.cardinality();
+    if piece_count(pos) > pieces || pos.castling_rights() != 0 {
+        return None;
+    }
+    let legal = pos.legal_moves();
+    let mut moves: Vec<Move> = legal.iter().copied().filter(|m| searchmoves.contains(m)).collect();
+    if moves.is_empty() {
+        moves = legal.iter().copied().collect();
+    }
+    let (ranked, metric) = rank_root(&tb.tables, pos, &moves, history).ok()?;
+    let best = ranked.first()?.rank;
+    let kept = ranked.into_iter().take_while(|r| r.rank == best).collect();
+    Some(RootRanking { kept, metric, probes: moves.len() as u64 })
 }
 
 /// Raises a stop flag when dropped.

@@ -6,13 +6,14 @@
 use super::features;
 use super::ordering::COUNTER;
 use super::picker::MovePicker;
-use super::worker::Worker;
+use super::worker::{TreeProbe, Worker};
 use super::SharedControl;
 use crate::eval::evaluate_cached;
 use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
-use crate::value::{nominal, nominal_of, Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::tablebase::{piece_count, Wdl};
+use crate::value::{nominal, nominal_of, Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN};
 use std::sync::atomic::Ordering;
 
 impl Worker<'_> {
@@ -26,6 +27,7 @@ impl Worker<'_> {
         if self.nodes & 1023 == 0 {
             if !self.is_main {
                 self.shared.helper_nodes.fetch_add(1024, Ordering::Relaxed);
+                self.publish_tb_hits();
             }
             if self.control.stopped()
                 || self.helper_stop.is_some_and(SharedControl::stopped)
@@ -84,6 +86,25 @@ impl Worker<'_> {
         if let Some(h) = hit {
             if !pv_node && h.depth >= depth && h.bound.settles(h.score, alpha, beta) && trusts_table(pos) {
                 return h.score;
+            }
+        }
+
+        // Tablebases: a result settles the node when its bound allows; in a PV node it bounds
+        // what the search below may return.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
+        if let Some(tb) = self.shared.tb {
+            if let Some((score, bound)) = self.probe_tables(tb, pos, depth, ply) {
+                if bound.settles(score, alpha, beta) {
+                    let draft = (depth + 6).min(MAX_PLY as i32 - 1);
+                    self.shared.tt.store(key, Move::NONE, score, draft, bound, ply);
+                    return score;
+                }
+                if pv_node && bound == Bound::Lower {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                } else if pv_node && bound == Bound::Upper {
+                    tb_ceiling = score;
+                }
             }
         }
 
@@ -244,8 +265,30 @@ impl Worker<'_> {
             // Every move was pruned (cannot happen: the first move is never pruned).
             best = alpha;
         }
+        best = best.max(tb_floor).min(tb_ceiling);
         self.shared.tt.store(key, best_move, best, depth, Bound::of(best, original_alpha, beta), ply);
         best
+    }
+
+    /// The tables' score of a node and its bound, for nodes the probe options select: a win
+    /// is a lower bound (a mate may be better), a loss an upper bound, and a draw, also one
+    /// the fifty-move rule saves or spoils, exact.
+    #[inline]
+    fn probe_tables(&mut self, tb: TreeProbe, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        if pos.halfmove_clock() != 0 || pos.castling_rights() != 0 {
+            return None;
+        }
+        let pieces = piece_count(pos);
+        if pieces > tb.pieces || (pieces == tb.pieces && depth < tb.depth) {
+            return None;
+        }
+        let wdl = tb.tables.probe_wdl(pos).ok()?;
+        self.tb_hits += 1;
+        Some(match wdl {
+            Wdl::Win => (TB_WIN - ply as i32, Bound::Lower),
+            Wdl::Loss => (-TB_WIN + ply as i32, Bound::Upper),
+            w => (w.signed(), Bound::Exact),
+        })
     }
 
     /// Triangular PV: `m`, then the child's line.

@@ -11,6 +11,7 @@ use crate::eval::PawnTable;
 use crate::mv::Move;
 use crate::piece::Piece;
 use crate::position::Position;
+use crate::tablebase::{RankedMove, Tablebases};
 use crate::tt::TranspositionTable;
 use crate::value::MAX_PLY;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -114,6 +115,23 @@ pub(super) struct Shared<'a> {
     pub reductions: &'a Reductions,
     /// Nodes of the helpers in this search, published every 1024 nodes.
     pub helper_nodes: &'a AtomicU64,
+    /// Tablebase probes below the root, when they are made (see [`TreeProbe`]).
+    pub tb: Option<TreeProbe<'a>>,
+    /// The root moves as the tables rank them, when the root is in the tables: their
+    /// scores are what is shown while the search finds no mate.
+    pub root_tb: &'a [RankedMove],
+    /// Tablebase hits of the root ranking and of the helpers (published with their nodes).
+    pub other_tb_hits: &'a AtomicU64,
+}
+
+/// Which nodes below the root are probed: at most `pieces` pieces, and with exactly that
+/// many only at `depth` or deeper; always right after a capture or pawn move, without
+/// castling rights.
+#[derive(Clone, Copy)]
+pub(super) struct TreeProbe<'a> {
+    pub tables: &'a Tablebases,
+    pub pieces: usize,
+    pub depth: i32,
 }
 
 /// One thread at work: its own data and counters, and what it shares with the others.
@@ -130,12 +148,28 @@ pub(super) struct Worker<'a> {
     pub hard: Option<std::time::Duration>,
     pub seldepth: usize,
     pub stopped: bool,
+    /// Tablebase probes that gave a result, and how many of them a helper has published.
+    pub tb_hits: u64,
+    pub tb_hits_published: u64,
 }
 
 impl Worker<'_> {
     /// Nodes of all threads so far, for reports.
     pub fn total_nodes(&self) -> u64 {
         self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed)
+    }
+
+    /// Tablebase hits of all threads so far, for reports.
+    pub fn total_tb_hits(&self) -> u64 {
+        self.tb_hits + self.shared.other_tb_hits.load(Ordering::Relaxed)
+    }
+
+    /// A helper's hits not yet counted in [`Shared::other_tb_hits`].
+    pub fn publish_tb_hits(&mut self) {
+        if !self.is_main && self.tb_hits > self.tb_hits_published {
+            self.shared.other_tb_hits.fetch_add(self.tb_hits - self.tb_hits_published, Ordering::Relaxed);
+            self.tb_hits_published = self.tb_hits;
+        }
     }
 }
 
@@ -158,6 +192,8 @@ impl<'a> Worker<'a> {
             hard: limits.time.hard,
             seldepth: 0,
             stopped: false,
+            tb_hits: 0,
+            tb_hits_published: 0,
         }
     }
 }

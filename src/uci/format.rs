@@ -37,7 +37,7 @@ pub fn format_report(report: &Report, chess960: bool) -> Option<String> {
 /// position) every score is followed by `wdl W D L` from [`crate::wdl`].
 pub fn format_report_wdl(report: &Report, chess960: bool, wdl_material: Option<i32>) -> Option<String> {
     match report {
-        Report::Iteration { depth, seldepth, multipv, score, bound, nodes, time, hashfull, pv } => {
+        Report::Iteration { depth, seldepth, multipv, score, bound, nodes, time, hashfull, tbhits, pv } => {
             let wdl = wdl_material.map(|m| crate::wdl::wdl(*score, m));
             let score = match score {
                 Score::Centipawns(cp) => format!("cp {cp}"),
@@ -56,7 +56,7 @@ pub fn format_report_wdl(report: &Report, chess960: bool, wdl_material: Option<i
             let nps = u128::from(*nodes) * 1_000_000 / micros;
             let mut line = format!(
                 "info depth {depth} seldepth {seldepth} multipv {multipv} score {score}{bound} nodes {nodes} nps {nps} \
-                 hashfull {hashfull} time {}",
+                 hashfull {hashfull} tbhits {tbhits} time {}",
                 time.as_millis()
             );
             if !pv.is_empty() {

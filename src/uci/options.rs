@@ -5,7 +5,7 @@
 //! range is refused here with an `info string`, and the old value stays.
 
 use super::{Session, UciError};
-use crate::engine::Options;
+use crate::engine::{Options, TablebaseLoad, TablebaseOptions};
 use std::sync::atomic::Ordering;
 use vampirc_uci::UciOptionConfig;
 
@@ -50,10 +50,14 @@ const MAX_HASH_MB: i64 = 65_536;
 const MAX_THREADS: i64 = 256;
 const MAX_MULTIPV: i64 = 64;
 const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
+const MAX_PROBE_DEPTH: i64 = 100;
+/// Syzygy tables exist up to seven pieces.
+const MAX_PROBE_LIMIT: i64 = 7;
 
 /// Every option ox88 has, in `uci` order.
-pub fn table() -> [UciOption; 9] {
+pub fn table() -> [UciOption; 12] {
     let d = Options::default();
+    let tb = TablebaseOptions::default();
     [
         UciOption {
             name: "Hash",
@@ -130,7 +134,58 @@ pub fn table() -> [UciOption; 9] {
                 })
             },
         },
+        UciOption {
+            name: "SyzygyPath",
+            kind: OptionKind::String { default: "<empty>" },
+            apply: |s, v| {
+                let path = match v {
+                    Setting::Text(t) => t,
+                    _ => String::new(),
+                };
+                let load = s.engine.set_syzygy_path(&path);
+                for line in tablebase_messages(&path, &load) {
+                    s.info_string(&line);
+                }
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "SyzygyProbeDepth",
+            kind: OptionKind::Spin { default: tb.probe_depth as i64, min: 1, max: MAX_PROBE_DEPTH },
+            apply: |s, v| {
+                s.engine.set_syzygy_probe_depth(spin(v) as i32);
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "SyzygyProbeLimit",
+            kind: OptionKind::Spin { default: tb.probe_limit as i64, min: 0, max: MAX_PROBE_LIMIT },
+            apply: |s, v| {
+                s.engine.set_syzygy_probe_limit(spin(v) as usize);
+                Ok(())
+            },
+        },
     ]
+}
+
+/// What `SyzygyPath` tells the GUI: what was loaded, and every directory or file left out.
+/// The default sent again (as GUIs do at start) says nothing.
+fn tablebase_messages(path: &str, load: &TablebaseLoad) -> Vec<String> {
+    match load {
+        TablebaseLoad::Unchanged { files: 0, .. } => Vec::new(),
+        TablebaseLoad::Unchanged { files, max_pieces } => {
+            vec![format!("Syzygy tablebases: {files} files, up to {max_pieces} pieces (already loaded)")]
+        }
+        TablebaseLoad::Loaded { files, max_pieces, problems } => {
+            let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            lines.push(match files {
+                0 if path.is_empty() || path == "<empty>" => "Syzygy tablebases: off".to_string(),
+                0 => format!("Syzygy tablebases: no table found in '{path}'; playing without tablebases"),
+                n => format!("Syzygy tablebases: {n} files, up to {max_pieces} pieces"),
+            });
+            lines
+        }
+    }
 }
 
 fn spin(v: Setting) -> i64 {

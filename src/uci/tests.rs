@@ -201,11 +201,12 @@ fn info_lines_carry_every_field() {
         nodes: 5000,
         time: Duration::from_millis(250),
         hashfull: 17,
+        tbhits: 3,
         pv: vec![castle],
     };
     assert_eq!(
         format_report(&r, false).unwrap(),
-        "info depth 300 seldepth 301 multipv 1 score mate -200 lowerbound nodes 5000 nps 20000 hashfull 17 time 250 pv e1g1"
+        "info depth 300 seldepth 301 multipv 1 score mate -200 lowerbound nodes 5000 nps 20000 hashfull 17 tbhits 3 time 250 pv e1g1"
     );
     assert!(format_report(&r, true).unwrap().ends_with("pv e1h1"));
 }
