@@ -62,7 +62,17 @@ impl PerftTable {
         let mb = count.saturating_mul(std::mem::size_of::<Bucket>()) >> 20;
         buckets.try_reserve_exact(count).map_err(|_| PerftTableError { mb })?;
         advise_huge_pages(buckets.as_ptr() as usize, buckets.capacity() * std::mem::size_of::<Bucket>());
-        buckets.resize_with(count, Bucket::default);
+        // The first write to each page makes the kernel clear it, which for a large table
+        // takes longer than many counts: every processor writes a slice of its own.
+        let spare = &mut buckets.spare_capacity_mut()[..count];
+        let threads = if count < 1 << 16 { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()) };
+        std::thread::scope(|scope| {
+            for slice in spare.chunks_mut(count.div_ceil(threads)) {
+                scope.spawn(move || slice.iter_mut().for_each(|b| _ = b.write(Bucket::default())));
+            }
+        });
+        // SAFETY: the scope above wrote every one of the first `count` buckets.
+        unsafe { buckets.set_len(count) };
         Ok(PerftTable { buckets })
     }
 
