@@ -81,6 +81,22 @@ fn color_name(c: Color) -> &'static str {
 }
 
 impl Position {
+    /// Plain-text board diagram, White at the bottom.
+    pub fn diagram(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..8).rev() {
+            out.push_str(" +---+---+---+---+---+---+---+---+\n");
+            for file in 0..8 {
+                let p = self.piece_at(Square::from_coords(file, rank));
+                out.push_str(" | ");
+                out.push(if p.is_none() { ' ' } else { p.letter() });
+            }
+            out.push_str(&format!(" | {}\n", rank + 1));
+        }
+        out.push_str(" +---+---+---+---+---+---+---+---+\n   a   b   c   d   e   f   g   h\n");
+        out
+    }
+
     /// The standard starting position.
     pub fn startpos() -> Position {
         Position::from_fen(STARTPOS).expect("the start position FEN is valid")

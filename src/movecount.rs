@@ -11,9 +11,13 @@
 //! counted over the same opponent pieces on nearly the same board: a move changes two squares
 //! (four for castling, three for en passant), and a piece none of whose moves can touch those
 //! squares moves as before, unless it is pinned now. So each opponent piece's moves are counted
-//! once, ignoring pins, and after each move only the pieces that are pinned, or that reach a
-//! changed square on an empty board (one attack-table lookup), are counted again. King moves,
-//! castling, checks and en passant are found afresh after every move.
+//! once, ignoring pins, and each piece marks the squares whose contents its count depends on
+//! (its rays up to and including the first piece met, its jumps, its pawn squares). After each
+//! move only the pieces that are pinned, or marked on a changed square (one table lookup per
+//! changed square for all of them), are counted again. The king's steps and each castling keep
+//! their count likewise unless a changed square lies where it could attack or block one of the
+//! squares they need; checks and en passant are found afresh after every move. The moves are
+//! made without updating keys and score, which nothing below needs.
 
 use crate::attacks::Threats;
 use crate::movegen::{gen, MoveCounter};
@@ -21,7 +25,6 @@ use crate::mv::{Move, MoveList};
 use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::{rights, Position};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
-use crate::tables::{delta_index, ATTACK, DELTA_COUNT, KING_ZONE};
 
 /// Bit of the enemy's colour in a board byte, as a shift (see [`crate::piece::flag`]).
 #[inline(always)]
@@ -32,35 +35,31 @@ fn enemy_shift(us: Color) -> u32 {
     }
 }
 
-/// What the side to move in a perft tree's leaves could do before the last move: moves of
-/// each piece but the king by square (pins aside), their sum, the king's steps, and the
-/// castling rights whose castling was legal (bit = right).
-struct Base<'a> {
-    pieces: &'a [u8; 128],
+/// What the side to move in a perft tree's leaves could do before the last move, and where a
+/// change on the board can alter it. Bit `s` of a `reach` entry stands for the piece in slot
+/// `s` of that side's list before the move (a move of the other side never moves those
+/// pieces, it can only take one); a `u128` reach has a bit per 0x88 square of the board.
+struct Base {
+    /// Moves of each piece but the king, pins aside, by square (0 elsewhere).
+    by_square: [u8; 256],
+    /// By square: the pieces whose count depends on what stands there.
+    reach: [u16; 256],
+    /// The square of each list slot.
+    squares: [u8; 16],
     total: u64,
     king_steps: u8,
+    /// Squares that can change where the king may step.
+    king_reach: u128,
+    /// The castling rights whose castling was legal (bit = right).
     castles: u8,
+    /// By castling slot: the squares that can make that castling legal or illegal.
+    castle_reach: [u128; 4],
 }
 
-/// `PAWN_REACH[color][delta_index(sq, pawn)]`: whether what stands on `sq` can change the
-/// moves of a pawn of `color` (the squares one and two ahead, and the two it captures on).
-static PAWN_REACH: [[bool; DELTA_COUNT]; 2] = build_pawn_reach();
-
-const fn build_pawn_reach() -> [[bool; DELTA_COUNT]; 2] {
-    let mut table = [[false; DELTA_COUNT]; 2];
-    let forward = [Color::White.forward() as i32, Color::Black.forward() as i32];
-    let mut c = 0;
-    while c < 2 {
-        let f = forward[c];
-        let deltas = [f, 2 * f, f - 1, f + 1];
-        let mut i = 0;
-        while i < 4 {
-            table[c][(deltas[i] + 119) as usize] = true;
-            i += 1;
-        }
-        c += 1;
-    }
-    table
+/// Is one of the squares `changed` (all on the board, so below 128) in `mask`?
+#[inline(always)]
+fn hits(mask: u128, changed: &[u8]) -> bool {
+    changed.iter().fold(0, |acc, &sq| acc | mask >> (sq & 127)) & 1 != 0
 }
 
 impl Position {
@@ -88,38 +87,10 @@ impl Position {
     pub fn perft2(&mut self) -> u64 {
         let mut moves = MoveList::new();
         self.generate::<{ gen::ALL }, MoveList>(&mut moves);
-        // Each opponent piece's moves on this board, pins and checks aside, by square.
-        let them = self.side.flip();
-        let t = them.index();
-        let shift = enemy_shift(them);
-        let mut base = [0u8; 128];
-        let mut base_total = 0u64;
-        for slot in 1..self.officers[t] as usize {
-            let from = self.list[t][slot & 15].raw();
-            let n = self.officer_moves(from, 0, shift);
-            base[from as usize & 127] = n as u8;
-            base_total += n;
-        }
-        for slot in self.officers[t] as usize..self.count[t] as usize {
-            let from = self.list[t][slot & 15];
-            let n = self.unpinned_pawn_moves(from, them);
-            base[from.index() & 127] = n as u8;
-            base_total += n;
-        }
-        // The opponent king's steps and castling moves on this board.
-        let king = self.king(them);
-        let king_steps = self.king_targets::<{ gen::ALL }>(them, king);
-        let mut castles = 0u8;
-        let mut bits = self.castling & rights::of(them);
-        while bits != 0 {
-            let slot = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            castles |= (self.castling_is_legal_for(them, king, slot) as u8) << slot;
-        }
-        let base = Base { pieces: &base, total: base_total, king_steps, castles };
+        let base = self.reply_base();
         let mut nodes = 0;
         for &m in moves.iter() {
-            let undo = self.make(m);
+            let undo = self.make_unkeyed(m);
             let (from, to) = (m.from().raw(), m.to().raw());
             nodes += if m.is_castle() {
                 let squares = [from, to, m.castle_king_target().raw(), m.castle_rook_target().raw()];
@@ -136,6 +107,69 @@ impl Position {
         nodes
     }
 
+    /// The opponent's moves on this board, pins and checks aside, with where each count can
+    /// change (see [`Base`]).
+    fn reply_base(&self) -> Base {
+        let them = self.side.flip();
+        let t = them.index();
+        let shift = enemy_shift(them);
+        let mut base = Base {
+            by_square: [0; 256],
+            reach: [0; 256],
+            squares: [0; 16],
+            total: 0,
+            king_steps: 0,
+            king_reach: 0,
+            castles: 0,
+            castle_reach: [0; 4],
+        };
+        for slot in 1..self.count[t] as usize {
+            let slot = slot & 15;
+            let from = self.list[t][slot].raw();
+            let bit = 1u16 << slot;
+            let flags = self.board[from as usize].flags();
+            let reach = &mut base.reach;
+            let mut n = 0u64;
+            if flags & flag::PAWN != 0 {
+                let forward = them.forward() as u8;
+                let push = from.wrapping_add(forward);
+                for sq in [push, push.wrapping_sub(1), push.wrapping_add(1), push.wrapping_add(forward)] {
+                    reach[sq as usize] |= bit;
+                }
+                n = self.unpinned_pawn_moves(Square::from_index_unchecked(from), them);
+            } else if flags == flag::KNIGHT {
+                for d in KNIGHT_STEPS {
+                    let to = from.wrapping_add(d as u8);
+                    let target = self.board[to as usize].raw();
+                    reach[to as usize] |= bit;
+                    n += (target == 0) as u64 | (target >> shift) as u64 & 1;
+                }
+            } else {
+                for (i, &d) in KING_STEPS.iter().enumerate() {
+                    // KING_STEPS alternate no kind: 0, 2, 5, 7 are diagonal, the rest straight.
+                    let along = if matches!(i, 0 | 2 | 5 | 7) { flag::BISHOP } else { flag::ROOK };
+                    if flags & along != 0 {
+                        n += self.count_ray_reaching(from, d, shift, reach, bit);
+                    }
+                }
+            }
+            base.squares[slot] = from;
+            base.by_square[from as usize] = n as u8;
+            base.total += n;
+        }
+        let king = self.king(them);
+        base.king_steps = self.king_targets::<{ gen::ALL }>(them, king);
+        base.king_reach = self.king_reach(king);
+        let mut bits = self.castling & rights::of(them);
+        while bits != 0 {
+            let slot = bits.trailing_zeros() as usize & 3;
+            bits &= bits - 1;
+            base.castles |= (self.castling_is_legal_for(them, king, slot) as u8) << slot;
+            base.castle_reach[slot] = self.castle_reach(king, slot);
+        }
+        base
+    }
+
     /// [`Position::count_legal_moves`] just after a move that changed the squares `changed`
     /// (from and to; for en passant the taken pawn's square; for castling the king's and
     /// rook's targets too), given what the side to move could do before it (`base`).
@@ -145,120 +179,119 @@ impl Position {
         if threats.checkers.count() != 0 {
             return self.count_evasions(&threats);
         }
-        let changed = changed.map(Square::from_index_unchecked);
         let us = self.side;
         let king = self.king(us);
-        let king_steps = if self.king_steps_may_differ(king, &changed) {
-            self.king_targets::<{ gen::ALL }>(us, king)
-        } else {
-            base.king_steps
-        };
+        let king_steps =
+            if hits(base.king_reach, &changed) { self.king_targets::<{ gen::ALL }>(us, king) } else { base.king_steps };
         let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(&threats);
         let mut bits = self.castling & rights::of(us);
         while bits != 0 {
-            let slot = bits.trailing_zeros() as usize;
+            let slot = bits.trailing_zeros() as usize & 3;
             bits &= bits - 1;
-            // A blocked path is the common case, and the cheapest to see.
-            let path = &self.castle_paths[slot & 3];
-            let clear = path.empty[..path.empty_len as usize & 7].iter().all(|&sq| self.board[sq as usize].is_none());
-            n += (clear
-                && if self.castling_may_differ(king, slot, &changed) {
-                    self.castling_is_legal(king, slot)
-                } else {
-                    base.castles >> slot & 1 != 0
-                }) as u64;
+            n += if hits(base.castle_reach[slot], &changed) {
+                self.castling_is_legal(king, slot)
+            } else {
+                base.castles >> slot & 1 != 0
+            } as u64;
         }
         // A piece taken by the move stood on a changed square; nothing else of ours did.
-        let base_moves = base.pieces;
+        let mut reached = 0u16;
         for sq in changed {
-            n -= base_moves[sq.index() & 127] as u64;
+            n -= base.by_square[sq as usize] as u64;
+            reached |= base.reach[sq as usize];
         }
-        let c = us.index();
+        let pins = threats.pin_step.map(|p| p as u8);
+        let pinned_any = u128::from_ne_bytes(pins) != 0;
+        if pinned_any {
+            let c = us.index();
+            for slot in 1..self.count[c] as usize {
+                if pins[slot & 15] != 0 {
+                    let sq = self.list[c][slot & 15].raw();
+                    let old_slot = base.squares.iter().position(|&s| s == sq).unwrap_or(0);
+                    reached |= 1 << old_slot;
+                }
+            }
+        }
+        reached &= !1;
         let shift = enemy_shift(us);
-        for slot in 1..self.officers[c] as usize {
-            let from = self.list[c][slot & 15];
-            let pin = threats.pin_step[slot & 15];
-            let flags = self.board[from.index()].flags();
-            // A slider's count changes only where a changed square is the first piece (or
-            // gap) along one of its rays, so it sees that square along a clear line.
-            let reached = changed.iter().any(|&sq| {
-                ATTACK[delta_index(from, sq)] & flags != 0 && (flags == flag::KNIGHT || self.line_is_clear(from, sq))
-            });
-            if pin != 0 || reached {
-                n = n - base_moves[from.index() & 127] as u64 + self.officer_moves(from.raw(), pin, shift);
+        while reached != 0 {
+            let slot = reached.trailing_zeros() as usize & 15;
+            reached &= reached - 1;
+            let from = base.squares[slot];
+            let piece = self.board[from as usize];
+            // A piece taken by the move was accounted for above.
+            if !piece.is_color(us) {
+                continue;
             }
-        }
-        let pawn_reach = &PAWN_REACH[c];
-        for slot in self.officers[c] as usize..self.count[c] as usize {
-            let from = self.list[c][slot & 15];
-            let pin = threats.pin_step[slot & 15];
-            let reached = changed.iter().fold(false, |r, &sq| r | pawn_reach[delta_index(sq, from)]);
-            if pin != 0 || reached {
-                n = n - base_moves[from.index() & 127] as u64 + self.pawn_moves_counted(from, pin);
-            }
+            let pin = if pinned_any { threats.pin_step[self.list_index[from as usize] as usize & 15] } else { 0 };
+            let moves = if piece.is_pawn() {
+                self.pawn_moves_counted(Square::from_index_unchecked(from), pin)
+            } else {
+                self.officer_moves(from, pin, shift)
+            };
+            n = n - base.by_square[from as usize] as u64 + moves;
         }
         n
     }
 
-    /// Can the squares `changed` by the last move have changed where the king on `king` may
-    /// step? Only if one is next to the king, or a knight's jump from a square it might step
-    /// to, or sees such a square along a clear line (the king lifted, as when it steps away
-    /// along a checking line): a piece arriving, leaving, unmasking or blocking a line there.
-    #[inline(always)]
-    fn king_steps_may_differ(&self, king: Square, changed: &[Square]) -> bool {
-        let us = self.side;
-        // The squares the king might step to: on the board and not held by its own side.
-        let mut free = 0u8;
-        for (i, &d) in KING_STEPS.iter().enumerate() {
-            let to = king.raw().wrapping_add(d as u8);
-            free |= ((to & 0x88 == 0 && !self.board[to as usize].is_color(us)) as u8) << i;
+    /// The squares whose contents can change where the king on `king` may step: its
+    /// neighbours, a knight's jump from each square it might step to, and the squares along
+    /// each line from such a square up to the first piece met (the king lifted, as when it
+    /// steps away along a checking line), that piece's square included.
+    fn king_reach(&self, king: Square) -> u128 {
+        let own = self.board[king.index()].raw() & (flag::WHITE | flag::BLACK);
+        let mut mask = 0u128;
+        for d in KING_STEPS {
+            let q = king.raw().wrapping_add(d as u8);
+            if q & 0x88 != 0 {
+                continue;
+            }
+            mask |= 1 << q;
+            if self.board[q as usize].raw() & own == 0 {
+                mask |= self.square_reach(q, king.raw(), king.raw());
+            }
         }
-        changed.iter().any(|&sq| {
-            let d = delta_index(sq, king);
-            if ATTACK[d] & flag::KING != 0 || KING_ZONE[Kind::Knight.index()][d] & free != 0 {
-                return true;
-            }
-            let mut lines = KING_ZONE[Kind::Queen.index()][d] & free;
-            while lines != 0 {
-                let i = lines.trailing_zeros() as usize;
-                lines &= lines - 1;
-                let q = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
-                if self.line_is_clear_through(sq, q, king, king) {
-                    return true;
-                }
-            }
-            false
-        })
+        mask
     }
 
-    /// Can the squares `changed` by the last move have made castling right `slot` legal or
-    /// illegal? Only if one is on the castling path (the squares between, king and rook), or
-    /// is a knight's jump or a step from a square the king crosses, or sees one along a clear
-    /// line with king and rook lifted (a piece arriving, leaving, unmasking or blocking there).
-    #[inline(always)]
-    fn castling_may_differ(&self, king: Square, slot: usize, changed: &[Square]) -> bool {
+    /// The squares whose contents can change whether castling `slot` is legal: the castling
+    /// row from the outermost to the outermost of king, rook and their targets, and what can
+    /// attack a square the king crosses ([`Position::square_reach`], king and rook lifted).
+    fn castle_reach(&self, king: Square, slot: usize) -> u128 {
         let path = &self.castle_paths[slot & 3];
         let rook = self.castle_rook[slot & 3];
-        let row = king.raw() & 0x70;
-        let mut path_files = 1u8 << (king.raw() & 7) | 1 << (rook.raw() & 7);
+        let mut mask = 1u128 << king.raw() | 1 << rook.raw();
         for &sq in &path.empty[..path.empty_len as usize & 7] {
-            path_files |= 1 << (sq & 7);
+            mask |= 1 << (sq & 127);
         }
-        for &sq in changed {
-            if sq.raw() & 0x70 == row && path_files >> (sq.raw() & 7) & 1 != 0 {
-                return true;
+        for &q in &path.king_path[..path.king_path_len as usize & 7] {
+            mask |= self.square_reach(q, king.raw(), rook.raw());
+        }
+        mask
+    }
+
+    /// The squares from which a piece could attack `q`, or could stop attacking it: a
+    /// knight's jump away, and along each line up to the first piece met (`a` and `b`
+    /// counted as empty), that piece included.
+    fn square_reach(&self, q: u8, a: u8, b: u8) -> u128 {
+        let mut mask = 0u128;
+        for d in KNIGHT_STEPS {
+            let sq = q.wrapping_add(d as u8);
+            if sq & 0x88 == 0 {
+                mask |= 1 << sq;
             }
-            for &q in &path.king_path[..path.king_path_len as usize & 7] {
-                let q = Square::from_index_unchecked(q);
-                let relation = ATTACK[delta_index(sq, q)];
-                if relation & (flag::KNIGHT | flag::KING) != 0
-                    || relation & flag::SLIDER != 0 && self.line_is_clear_through(sq, q, king, rook)
-                {
-                    return true;
+        }
+        for d in KING_STEPS {
+            let mut sq = q.wrapping_add(d as u8);
+            while sq & 0x88 == 0 {
+                mask |= 1 << sq;
+                if self.board[sq as usize].is_some() && sq != a && sq != b {
+                    break;
                 }
+                sq = sq.wrapping_add(d as u8);
             }
         }
-        false
+        mask
     }
 
     /// Legal moves in check, by the generator.
@@ -328,6 +361,20 @@ impl Position {
             n += 1;
             to = to.wrapping_add(d as u8);
         }
+        n + ((self.board[to as usize].raw() >> shift) & 1) as u64
+    }
+
+    /// [`Position::count_ray`], marking in `reach` with `bit` every square it looked at.
+    #[inline(always)]
+    fn count_ray_reaching(&self, from: u8, d: Step, shift: u32, reach: &mut [u16; 256], bit: u16) -> u64 {
+        let mut to = from.wrapping_add(d as u8);
+        let mut n = 0u64;
+        while self.board[to as usize].is_none() {
+            reach[to as usize] |= bit;
+            n += 1;
+            to = to.wrapping_add(d as u8);
+        }
+        reach[to as usize] |= bit;
         n + ((self.board[to as usize].raw() >> shift) & 1) as u64
     }
 

@@ -321,6 +321,15 @@ pub(crate) fn count(pos: &mut Position, depth: u32, walk: &Walk) -> u64 {
         }
         let mut moves = MoveList::new();
         pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
+        if let Some(table) = walk.table {
+            // The children's entries are all over the table: ask for them all first, so
+            // that their cache misses overlap instead of stalling one probe at a time.
+            for &m in moves.iter() {
+                let undo = pos.make(m);
+                table.prefetch(pos.key() ^ walk.salt);
+                pos.unmake(m, &undo);
+            }
+        }
         let mut nodes = 0;
         for &m in moves.iter() {
             let undo = pos.make(m);

@@ -368,7 +368,7 @@ impl Position {
     /// The state every move changes the same way: record it for `unmake`, clear the en
     /// passant square, advance the halfmove clock.
     #[inline(always)]
-    fn begin_move(&mut self) -> Undo {
+    fn begin_move<const KEYED: bool>(&mut self) -> Undo {
         let undo = Undo {
             captured: Piece::NONE,
             captured_slot: 0,
@@ -382,7 +382,9 @@ impl Position {
             psq: self.psq,
         };
         if let Some(ep) = self.en_passant.take() {
-            self.key ^= KEYS.en_passant_file[ep.file() as usize];
+            if KEYED {
+                self.key ^= KEYS.en_passant_file[ep.file() as usize];
+            }
         }
         // Both counters stop at their largest value rather than wrap (a FEN may start there).
         self.halfmove = self.halfmove.saturating_add(1);
@@ -390,15 +392,29 @@ impl Position {
     }
 
     /// Plays a legal move. The move must come from this position's legal move list.
+    #[inline]
     pub fn make(&mut self, m: Move) -> Undo {
+        self.make_keyed::<true>(m)
+    }
+
+    /// [`Position::make`] for perft below its table: board, piece lists, side, castling and
+    /// en passant only; the keys and the score keep the values of the position before the
+    /// move until [`Position::unmake`] (which restores them anyway) takes it back.
+    #[inline]
+    pub(crate) fn make_unkeyed(&mut self, m: Move) -> Undo {
+        self.make_keyed::<false>(m)
+    }
+
+    #[inline(always)]
+    fn make_keyed<const KEYED: bool>(&mut self, m: Move) -> Undo {
         let us = self.side;
         let from = m.from();
         let to = m.to();
         let piece = self.board[from.index()];
-        let mut undo = self.begin_move();
+        let mut undo = self.begin_move::<KEYED>();
 
         if m.is_castle() {
-            self.make_castle(m, piece);
+            self.make_castle::<KEYED>(m, piece);
         } else {
             let captured_sq = if m.is_en_passant() {
                 Square::from_index_unchecked((to.raw() as i8 - us.forward()) as u8)
@@ -408,15 +424,19 @@ impl Position {
             let target = self.board[captured_sq.index()];
             if target.is_some() {
                 let (captured, slot) = self.remove_piece(captured_sq);
-                self.hash_piece(captured, captured_sq);
-                self.psq -= psqt::value(captured, captured_sq);
+                if KEYED {
+                    self.hash_piece(captured, captured_sq);
+                    self.psq -= psqt::value(captured, captured_sq);
+                }
                 undo.captured = captured;
                 undo.captured_slot = slot;
                 self.halfmove = 0;
             }
             self.shift_piece(from, to);
-            self.hash_piece(piece, from);
-            self.psq -= psqt::value(piece, from);
+            if KEYED {
+                self.hash_piece(piece, from);
+                self.psq -= psqt::value(piece, from);
+            }
             let landed = match m.promotion_kind() {
                 Some(kind) => {
                     let promoted = Piece::new(us, kind);
@@ -429,31 +449,37 @@ impl Position {
                 }
                 None => piece,
             };
-            self.hash_piece(landed, to);
-            self.psq += psqt::value(landed, to);
+            if KEYED {
+                self.hash_piece(landed, to);
+                self.psq += psqt::value(landed, to);
+            }
             if piece.is_pawn() {
                 self.halfmove = 0;
                 if m.is_double_push() {
-                    self.set_en_passant_after_double_push(from, to);
+                    self.set_en_passant_after_double_push::<KEYED>(from, to);
                 }
             }
         }
 
         let kept = self.castling & self.castle_keep[from.index()] & self.castle_keep[to.index()];
         if kept != self.castling {
-            self.key ^= KEYS.castling[self.castling as usize] ^ KEYS.castling[kept as usize];
+            if KEYED {
+                self.key ^= KEYS.castling[self.castling as usize] ^ KEYS.castling[kept as usize];
+            }
             self.castling = kept;
         }
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = us.flip();
-        self.key ^= KEYS.side;
-        self.debug_check();
+        if KEYED {
+            self.key ^= KEYS.side;
+            self.debug_check();
+        }
         undo
     }
 
-    fn make_castle(&mut self, m: Move, king: Piece) {
+    fn make_castle<const KEYED: bool>(&mut self, m: Move, king: Piece) {
         let (king_from, rook_from) = (m.from(), m.to());
         let (king_to, rook_to) = (m.castle_king_target(), m.castle_rook_target());
         let rook = self.board[rook_from.index()];
@@ -468,24 +494,28 @@ impl Position {
         self.list[c][rook_slot as usize] = rook_to;
         self.list_index[king_to.index()] = 0;
         self.list_index[rook_to.index()] = rook_slot;
-        self.hash_piece(king, king_from);
-        self.hash_piece(rook, rook_from);
-        self.hash_piece(king, king_to);
-        self.hash_piece(rook, rook_to);
-        self.psq += psqt::value(king, king_to) - psqt::value(king, king_from) + psqt::value(rook, rook_to)
-            - psqt::value(rook, rook_from);
+        if KEYED {
+            self.hash_piece(king, king_from);
+            self.hash_piece(rook, rook_from);
+            self.hash_piece(king, king_to);
+            self.hash_piece(rook, rook_to);
+            self.psq += psqt::value(king, king_to) - psqt::value(king, king_from) + psqt::value(rook, rook_to)
+                - psqt::value(rook, rook_from);
+        }
     }
 
     /// Records the en passant square only when an enemy pawn could take, so that equal
     /// positions get equal keys.
     #[inline(always)]
-    fn set_en_passant_after_double_push(&mut self, from: Square, to: Square) {
+    fn set_en_passant_after_double_push<const KEYED: bool>(&mut self, from: Square, to: Square) {
         let them_pawn = Piece::new(self.side.flip(), Kind::Pawn);
         let adjacent = |step: i8| to.offset(step).is_some_and(|s| self.board[s.index()] == them_pawn);
         if adjacent(1) || adjacent(-1) {
             let ep = Square::from_index_unchecked((from.raw() + to.raw()) / 2);
             self.en_passant = Some(ep);
-            self.key ^= KEYS.en_passant_file[ep.file() as usize];
+            if KEYED {
+                self.key ^= KEYS.en_passant_file[ep.file() as usize];
+            }
         }
     }
 
@@ -546,7 +576,7 @@ impl Position {
 
     /// Passes the move to the opponent (for null-move pruning); undo with `unmake_null`.
     pub fn make_null(&mut self) -> Undo {
-        let undo = self.begin_move();
+        let undo = self.begin_move::<true>();
         self.side = self.side.flip();
         self.key ^= KEYS.side;
         undo
@@ -634,22 +664,6 @@ impl Position {
         if let Err(e) = self.check_consistency() {
             panic!("inconsistent position after make/unmake: {e}\n{}", self.to_fen());
         }
-    }
-
-    /// Plain-text board diagram, White at the bottom.
-    pub fn diagram(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..8).rev() {
-            out.push_str(" +---+---+---+---+---+---+---+---+\n");
-            for file in 0..8 {
-                let p = self.piece_at(Square::from_coords(file, rank));
-                out.push_str(" | ");
-                out.push(if p.is_none() { ' ' } else { p.letter() });
-            }
-            out.push_str(&format!(" | {}\n", rank + 1));
-        }
-        out.push_str(" +---+---+---+---+---+---+---+---+\n   a   b   c   d   e   f   g   h\n");
-        out
     }
 }
 
