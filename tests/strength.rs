@@ -197,7 +197,8 @@ fn solved_at(elo: i64, records: &[Record]) -> usize {
         e.send("ucinewgame");
         e.send(&format!("position fen {}", rec.fen));
         e.send("go depth 60");
-        let best = e.bestmove(LONG);
+        // The node budget bounds the work, not the time: a loaded machine may be slow.
+        let best = e.bestmove(Duration::from_secs(120));
         let pos = Position::from_fen(&rec.fen).expect("suite FEN");
         let Ok(m) = pos.parse_uci_move(bestmove_of(&best)) else { e.fail(&format!("illegal move: {best}")) };
         let played = san(&pos, m);
