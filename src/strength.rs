@@ -23,9 +23,11 @@ pub const MIN_ELO: i64 = 1000;
 pub const MAX_ELO: i64 = 2000;
 pub const DEFAULT_ELO: i64 = 1500;
 
-/// The fitted mapping from `UCI_Elo` to the internal level (see the README's calibration).
-const FIT_OFFSET: f64 = 0.0;
-const FIT_SLOPE: f64 = 1.0;
+/// The Elo (on Stockfish's `UCI_Elo` scale) of internal level `1000 + d`, as fitted to games
+/// against Stockfish (see the README's calibration): `ELO_AT_1000 + SLOPE d + CURVE d²`.
+const ELO_AT_1000: f64 = 1056.0;
+const SLOPE: f64 = 0.568;
+const CURVE: f64 = 0.00111;
 
 /// The node budget at level 1000, and the levels between two doublings of it.
 const NODES_AT_1000: f64 = 400.0;
@@ -72,7 +74,9 @@ impl Strength {
     /// The strength of `UCI_Elo` `elo` (brought into range).
     pub fn new(elo: i64, seed: u64) -> Strength {
         let elo = elo.clamp(MIN_ELO, MAX_ELO) as f64;
-        Strength { level: FIT_OFFSET + FIT_SLOPE * elo, seed }
+        // The fit solved for the level (its rising branch).
+        let root = (SLOPE * SLOPE + 4.0 * CURVE * (elo - ELO_AT_1000)).max(0.0).sqrt();
+        Strength { level: 1000.0 + (root - SLOPE) / (2.0 * CURVE), seed }
     }
 
     /// The internal level: the knob the calibration maps `UCI_Elo` to.
@@ -157,8 +161,11 @@ mod tests {
         let low = Strength::new(MIN_ELO, 1);
         let high = Strength::new(MAX_ELO, 1);
         assert!(low.nodes() < high.nodes() / 50, "{} {}", low.nodes(), high.nodes());
-        assert!(low.temperature() > 50.0 && high.temperature() == 0.0);
-        assert!(low.lines() > 1 && high.lines() == 1);
+        assert!(low.temperature() > 4.0 * high.temperature(), "{} {}", low.temperature(), high.temperature());
+        assert!(low.lines() > high.lines());
+        // The fit's levels rise with the setting.
+        let levels: Vec<f64> = (MIN_ELO..=MAX_ELO).step_by(50).map(|e| Strength::new(e, 0).level()).collect();
+        assert!(levels.windows(2).all(|w| w[0] < w[1]), "{levels:?}");
         assert_eq!(Strength::new(-5, 1), low);
         assert_eq!(Strength::new(1 << 40, 1), high);
     }
