@@ -21,6 +21,7 @@ pub mod psqt;
 pub mod search;
 pub mod see;
 pub mod square;
+pub mod strength;
 pub mod tablebase;
 pub mod tables;
 pub mod tactics;

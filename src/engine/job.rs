@@ -45,6 +45,8 @@ pub(super) struct SearchJob {
     pub(super) limits: SearchLimits,
     pub(super) threads: usize,
     pub(super) tablebases: Option<TbConfig>,
+    /// The least time before the answer (a limited strength does not answer at once).
+    pub(super) pace: Option<Duration>,
     pub(super) control: Arc<SharedControl>,
     /// Hold the best move until `stop` (infinite or unlimited search).
     pub(super) hold: bool,
@@ -65,6 +67,9 @@ impl SearchJob {
             // Held while the search must not end yet (infinite, pondering).
             let hold = self.hold;
             self.control.wait_while(None, |c| !c.stopped() && (hold || c.is_pondering()));
+            if let Some(pace) = self.pace {
+                self.control.wait_while(Some(pace.saturating_sub(self.control.elapsed())), |c| !c.stopped());
+            }
             self.answer.send(Some(*outcome));
         };
         {

@@ -28,6 +28,7 @@ use crate::movegen::MoveError;
 use crate::mv::Move;
 use crate::position::Position;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
+use crate::strength::{self, Limit};
 use crate::tablebase::{LoadProblem, Tablebases, TbConfig};
 use crate::time::{budget, Clock, TimeBudget};
 use crate::tt::TableAllocError;
@@ -186,6 +187,10 @@ pub struct Engine {
     searcher: Arc<Mutex<Searcher>>,
     running: Option<Running>,
     sink: EventSink,
+    /// `UCI_LimitStrength` and `UCI_Elo`.
+    limit: Limit,
+    /// Games begun (`ucinewgame`): with the position, the seed of a limited strength's choices.
+    games: u64,
 }
 
 impl Engine {
@@ -200,6 +205,8 @@ impl Engine {
             tablebases: TablebaseOptions::default(),
             running: None,
             sink,
+            limit: Limit::default(),
+            games: 0,
         }
     }
 
@@ -276,6 +283,7 @@ impl Engine {
         self.stop();
         self.wait();
         self.searcher().clear();
+        self.games = self.games.wrapping_add(1);
         self.pos = Position::startpos();
         self.pos.set_chess960(chess960);
         self.history.clear();
@@ -362,6 +370,15 @@ impl Engine {
         })
     }
 
+    /// `UCI_LimitStrength` and `UCI_Elo`: take effect at the next `go`.
+    pub fn set_limit(&mut self, limit: Limit) {
+        self.limit = limit;
+    }
+
+    pub fn limit(&self) -> Limit {
+        self.limit
+    }
+
     /// Starts a search on its own thread and returns at once. A running search is stopped
     /// first (its best move is sent). On error no search starts and no best move is sent.
     pub fn go(&mut self, params: &GoParams) -> Result<(), EngineError> {
@@ -390,14 +407,23 @@ impl Engine {
         } else {
             budget(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms)
         };
-        let limits = SearchLimits {
+        let mut limits = SearchLimits {
             depth,
             nodes: params.nodes.map(|n| n.max(1)),
             mate,
             searchmoves,
             multipv: self.options.multipv,
             time,
+            strength: self.limit.strength(strength::seed(self.pos.key(), self.games)),
         };
+        // A limited strength thinks on one thread within its node budget and its own time.
+        let (mut threads, mut pace) = (self.options.threads, None);
+        if let Some(s) = limits.strength {
+            limits.nodes = Some(limits.nodes.map_or(s.nodes(), |n| n.min(s.nodes())));
+            (limits.time, pace) = s.think(limits.time);
+            threads = 1;
+            pace = pace.filter(|_| !params.ponder);
+        }
         let control = Arc::new(SharedControl::starting(params.ponder));
         let (done, done_rx) = mpsc::channel();
         let answer = Arc::new(Answer::new(
@@ -411,8 +437,9 @@ impl Engine {
             pos: self.pos.clone(),
             history: self.history.clone(),
             limits,
-            threads: self.options.threads,
+            threads,
             tablebases: self.tb_config(),
+            pace,
             control: Arc::clone(&control),
             hold: params.infinite || params.is_unlimited(),
             answer: Arc::clone(&answer),

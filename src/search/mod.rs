@@ -30,6 +30,7 @@ pub use thread::Searcher;
 pub use tree::insufficient_material;
 
 use crate::mv::Move;
+use crate::strength::Strength;
 use crate::time::TimeBudget;
 use crate::value::{Bound, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,6 +49,8 @@ pub struct SearchLimits {
     /// Number of principal variations to report (at least 1).
     pub multipv: usize,
     pub time: TimeBudget,
+    /// A limited playing strength (`UCI_LimitStrength`); `None`: full strength.
+    pub strength: Option<Strength>,
 }
 
 /// Flags shared between the input thread and the search threads.

@@ -11,6 +11,7 @@ use super::{features, Report, SearchLimits, SearchOutcome};
 use crate::mv::Move;
 use crate::piece::Piece;
 use crate::position::Position;
+use crate::strength::Strength;
 use crate::time::SoftStop;
 use crate::value::{Bound, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use std::sync::atomic::Ordering;
@@ -57,7 +58,9 @@ impl Worker<'_> {
             return SearchOutcome { best: None, ponder: None, nodes: 0 };
         }
 
-        let multipv = limits.multipv.max(1).min(root.len());
+        // A limited strength searches more lines than it shows, to choose among them.
+        let shown = limits.multipv.max(1);
+        let multipv = limits.strength.map_or(shown, |s| shown.max(s.lines())).min(root.len());
         let mate = limits.mate.map(|n| n.clamp(1, MAX_PLY as u32));
         let mate_plies = mate.map(|n| 2 * n as i32 - 1);
         let max_depth = match (limits.depth, mate) {
@@ -70,6 +73,8 @@ impl Worker<'_> {
         let mut soft_stop = SoftStop::new(limits.time, root[0].mv);
         // The depth being searched and the first move of the last line reported.
         let (mut searching, mut reported) = (0, Move::NONE);
+        // With a limited strength: the lines of the last iteration completed, and its depth.
+        let mut completed: (Vec<RootMove>, i32) = (Vec::new(), 0);
         for depth in first_depth.min(max_depth as i32)..=max_depth as i32 {
             searching = depth;
             for r in root.iter_mut() {
@@ -84,10 +89,13 @@ impl Worker<'_> {
             if self.stopped {
                 break;
             }
-            for (i, r) in root.iter().enumerate().take(multipv) {
+            for (i, r) in root.iter().enumerate().take(multipv.min(shown)) {
                 report(self.iteration_report(depth, i, r, r.score, Bound::Exact));
             }
             reported = root[0].mv;
+            if limits.strength.is_some() {
+                completed = (root[..multipv].to_vec(), depth);
+            }
 
             let best = &root[0];
             if let Some(plies) = mate_plies {
@@ -100,6 +108,11 @@ impl Worker<'_> {
             }
         }
 
+        if let (Some(strength), (lines, depth)) = (limits.strength, &completed) {
+            if !lines.is_empty() {
+                return self.choose(&mut pos, &strength, lines, *depth, report);
+            }
+        }
         // Cut off inside an iteration after a new move took the lead: its line is the one
         // played, so it is the last one shown.
         if root[0].mv != reported && root[0].score > -INFINITY {
@@ -256,6 +269,27 @@ impl Worker<'_> {
             }
         }
         best
+    }
+
+    /// A limited strength's move: one of the `lines` of the last iteration completed, drawn
+    /// by `strength`, and its line shown last.
+    fn choose(
+        &mut self,
+        pos: &mut Position,
+        strength: &Strength,
+        lines: &[RootMove],
+        depth: i32,
+        report: &mut dyn FnMut(Report),
+    ) -> SearchOutcome {
+        let scores: Vec<i32> = lines.iter().map(|r| r.score).collect();
+        let i = strength.pick(&scores);
+        let r = &lines[i];
+        // Past the first second a bound of the unfinished iteration may have been shown since.
+        if i > 0 || self.control.elapsed() >= VERBOSE_AFTER {
+            report(self.iteration_report(depth, 0, r, r.score, Bound::Exact));
+        }
+        let ponder = r.pv.get(1).copied().or_else(|| self.ponder_from_table(pos, r.mv));
+        SearchOutcome { best: Some(r.mv), ponder, nodes: self.nodes }
     }
 
     /// A reply to `best` from the hash table when the principal variation ends at the root.

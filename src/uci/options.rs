@@ -6,6 +6,7 @@
 
 use super::{Session, UciError};
 use crate::engine::{Options, TablebaseLoad, TablebaseOptions};
+use crate::strength::{self, Limit};
 use std::sync::atomic::Ordering;
 use vampirc_uci::UciOptionConfig;
 
@@ -19,6 +20,13 @@ pub enum OptionKind {
     },
     Check {
         default: bool,
+    },
+    /// A spin whose values outside the range are brought into it (with a note) rather than
+    /// refused: GUIs send ratings from scales of their own.
+    ClampedSpin {
+        default: i64,
+        min: i64,
+        max: i64,
     },
     Button,
     /// Text; `<empty>` (or nothing) means the empty string.
@@ -55,7 +63,7 @@ const MAX_PROBE_DEPTH: i64 = 100;
 const MAX_PROBE_LIMIT: i64 = 7;
 
 /// Every option ox88 has, in `uci` order.
-pub fn table() -> [UciOption; 12] {
+pub fn table() -> [UciOption; 14] {
     let d = Options::default();
     let tb = TablebaseOptions::default();
     [
@@ -117,6 +125,26 @@ pub fn table() -> [UciOption; 12] {
             kind: OptionKind::Check { default: false },
             apply: |s, v| {
                 s.show_wdl.store(check(v), Ordering::SeqCst);
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "UCI_LimitStrength",
+            kind: OptionKind::Check { default: false },
+            apply: |s, v| {
+                s.engine.set_limit(Limit { on: check(v), ..s.engine.limit() });
+                Ok(())
+            },
+        },
+        UciOption {
+            name: "UCI_Elo",
+            kind: OptionKind::ClampedSpin {
+                default: strength::DEFAULT_ELO,
+                min: strength::MIN_ELO,
+                max: strength::MAX_ELO,
+            },
+            apply: |s, v| {
+                s.engine.set_limit(Limit { elo: spin(v), ..s.engine.limit() });
                 Ok(())
             },
         },
@@ -204,7 +232,7 @@ impl UciOption {
     pub fn declaration(&self) -> UciOptionConfig {
         let name = self.name.to_string();
         match self.kind {
-            OptionKind::Spin { default, min, max } => {
+            OptionKind::Spin { default, min, max } | OptionKind::ClampedSpin { default, min, max } => {
                 UciOptionConfig::Spin { name, default: Some(default), min: Some(min), max: Some(max) }
             }
             OptionKind::Check { default } => UciOptionConfig::Check { name, default: Some(default) },
@@ -225,6 +253,10 @@ impl UciOption {
                 }
                 Ok(Setting::Spin(v))
             }
+            OptionKind::ClampedSpin { min, max, .. } => {
+                let v = super::parse::parse_int(self.name, text).map_err(|_| bad())?;
+                Ok(Setting::Spin(v.clamp(min, max)))
+            }
             OptionKind::Check { .. } if text.eq_ignore_ascii_case("true") => Ok(Setting::Check(true)),
             OptionKind::Check { .. } if text.eq_ignore_ascii_case("false") => Ok(Setting::Check(false)),
             OptionKind::Check { .. } => Err(bad()),
@@ -243,6 +275,12 @@ pub(super) fn set(session: &mut Session, name: &str, value: Option<&str>) -> Res
         .find(|o| normalise(o.name) == wanted)
         .ok_or_else(|| UciError::UnknownOption(name.to_string()))?;
     let setting = option.read(value)?;
+    if let (OptionKind::ClampedSpin { min, max, .. }, Setting::Spin(v)) = (option.kind, &setting) {
+        let sent = value.unwrap_or("").trim();
+        if sent.parse::<i64>() != Ok(*v) {
+            session.info_string(&format!("{} must be between {min} and {max}, not {sent}: set to {v}", option.name));
+        }
+    }
     (option.apply)(session, setting)
 }
 

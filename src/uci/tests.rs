@@ -304,7 +304,7 @@ fn the_option_table_declares_every_option_setoption_knows() {
     let (mut s, buf) = session();
     for option in option_table() {
         let value = match option.kind {
-            OptionKind::Spin { default, .. } => format!(" value {default}"),
+            OptionKind::Spin { default, .. } | OptionKind::ClampedSpin { default, .. } => format!(" value {default}"),
             OptionKind::Check { default } => format!(" value {default}"),
             OptionKind::Button => String::new(),
             OptionKind::String { default } => format!(" value {default}"),
