@@ -21,6 +21,8 @@
 //! run when that folder exists; when it does not, they fail unless `OX88_SKIP_SHARED=1` asks
 //! to skip them.
 
+mod common;
+
 use ox88::perft::{parse_suite, perft, run_suite, PerftCase, SuiteReport};
 use ox88::Position;
 use std::path::{Path, PathBuf};
@@ -44,18 +46,7 @@ fn project_file(name: &str) -> PathBuf {
 /// `../shared` cannot pass by checking nothing; `OX88_SKIP_SHARED=1` skips instead, with a
 /// line on stderr (shown by `cargo test` even for a passing test's run).
 fn shared_file(name: &str) -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/perft").join(name);
-    if path.exists() {
-        return Some(path);
-    }
-    if std::env::var_os("OX88_SKIP_SHARED").is_some_and(|v| v == "1") {
-        eprintln!("SKIPPED: {} is absent (OX88_SKIP_SHARED=1); this suite checked nothing", path.display());
-        return None;
-    }
-    panic!(
-        "{} is absent: put the shared folder beside the checkout, or set OX88_SKIP_SHARED=1 to skip its suites",
-        path.display()
-    );
+    common::shared_path("perft", name).map(|dir| dir.join(name))
 }
 
 fn read_cases(path: &Path) -> Vec<PerftCase> {

@@ -11,21 +11,9 @@ use ox88::tablebase::{Tablebases, Wdl};
 use ox88::Position;
 use std::path::{Path, PathBuf};
 
-/// The shared tables, or `None` (after a loud line) when they are absent and
-/// `OX88_SKIP_SHARED=1`; absent otherwise, the test fails.
+/// The shared tables (see [`common::shared_path`]).
 fn tables() -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/syzygy");
-    if path.join("KQvK.rtbw").exists() {
-        return Some(path);
-    }
-    if std::env::var_os("OX88_SKIP_SHARED").is_some_and(|v| v == "1") {
-        eprintln!("SKIPPED: {} is absent (OX88_SKIP_SHARED=1); no tablebase test ran", path.display());
-        return None;
-    }
-    panic!(
-        "{} is absent: put the shared folder beside the checkout, or set OX88_SKIP_SHARED=1 to skip",
-        path.display()
-    );
+    common::shared_path("syzygy", "KQvK.rtbw")
 }
 
 /// A fresh directory under the system's temporary folder, removed when dropped.

@@ -311,3 +311,21 @@ pub fn median(v: &mut [Duration]) -> Duration {
     v.sort();
     v[v.len() / 2]
 }
+
+/// `../shared/<rel>` beside the checkout, when `probe` (a file inside it) exists. Absent, the
+/// test fails, so that a suite cannot pass by checking nothing; with `OX88_SKIP_SHARED=1` a
+/// loud `SKIPPED` line is printed instead and `None` returned.
+pub fn shared_path(rel: &str, probe: &str) -> Option<std::path::PathBuf> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(rel);
+    if path.join(probe).exists() {
+        return Some(path);
+    }
+    if std::env::var_os("OX88_SKIP_SHARED").is_some_and(|v| v == "1") {
+        eprintln!("SKIPPED: {} is absent (OX88_SKIP_SHARED=1); this check ran nothing", path.join(probe).display());
+        return None;
+    }
+    panic!(
+        "{} is absent: put the shared folder beside the checkout, or set OX88_SKIP_SHARED=1 to skip",
+        path.join(probe).display()
+    );
+}
