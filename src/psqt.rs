@@ -64,7 +64,7 @@ impl std::ops::Mul<i32> for Tapered {
 
 /// Piece-square bonuses per kind, White's view, a8 first.
 #[rustfmt::skip]
-const PST: [[Tapered; 64]; 6] = {
+pub const PST: [[Tapered; 64]; 6] = {
     const Z: Tapered = s(0, 0);
     let mut t = [[Z; 64]; 6];
     // Pawns: advance and hold the centre; the end game rewards advancing more.
