@@ -20,7 +20,7 @@ use crate::psqt::{s, Tapered, PHASE};
 use crate::square::{Square, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
 use crate::value::nominal;
 
-// --- weights (centipawns; tuned by tools/texel.rs on 260k positions of ox88 self-play, see README) ---
+// --- weights (centipawns; fitted by tools/tune.rs to 20,000 games of ox88 self-play, see README) ---
 
 /// Every evaluation weight, so that a tuner can vary them; the engine uses [`WEIGHTS`].
 #[derive(Clone, Debug, PartialEq)]
@@ -51,23 +51,23 @@ pub struct Weights {
 }
 
 pub const WEIGHTS: Weights = Weights {
-    doubled: s(-13, -1),
-    isolated: s(-12, -12),
-    backward: s(-2, -27),
-    connected: [s(0, 0), s(2, 11), s(8, 21), s(9, 9), s(0, 26), s(57, 37), s(73, -7), s(0, 0)],
-    passed: [s(0, 0), s(7, 35), s(-3, 48), s(-8, 33), s(17, 30), s(33, 42), s(45, 68), s(0, 0)],
-    passed_king: [s(0, 0), s(0, 0), s(0, 0), s(0, 3), s(0, 6), s(0, 8), s(0, 14), s(0, 0)],
-    passed_blocked: s(-22, -17),
-    mobility: [s(0, 0), s(5, 5), s(4, 6), s(5, 6), s(3, 1), s(0, 0)],
-    bishop_pair: s(36, 43),
-    rook_open: s(12, 17),
-    rook_semi_open: s(16, 15),
+    doubled: s(-8, -1),
+    isolated: s(-13, -14),
+    backward: s(-2, -24),
+    connected: [s(0, 0), s(3, 2), s(9, 9), s(7, 11), s(5, 32), s(28, 64), s(108, 57), s(0, 0)],
+    passed: [s(0, 0), s(5, 24), s(-11, 31), s(11, 25), s(21, 30), s(52, 42), s(48, 42), s(0, 0)],
+    passed_king: [s(0, 0), s(0, 0), s(0, 1), s(-2, 4), s(-1, 7), s(-1, 10), s(2, 14), s(0, 0)],
+    passed_blocked: s(-14, -14),
+    mobility: [s(0, 0), s(5, 3), s(4, 5), s(4, 4), s(2, 3), s(0, 0)],
+    bishop_pair: s(29, 47),
+    rook_open: s(30, 1),
+    rook_semi_open: s(17, 16),
     tempo: 10,
-    attack_units: [0, 4, 1, 3, 5, 0],
-    shield_missing: s(-26, 0),
-    shield_advanced: s(-23, 0),
-    king_open_file: s(-9, 0),
-    pawn_threat: s(-45, -37),
+    attack_units: [0, 3, 2, 2, 4, 0],
+    shield_missing: s(-17, -2),
+    shield_advanced: s(-10, -2),
+    king_open_file: s(-15, 0),
+    pawn_threat: s(-38, -49),
 };
 
 /// The tempo bonus of the side to move (symmetric positions evaluate to this).
