@@ -20,7 +20,7 @@ use crate::psqt::{s, Tapered, PHASE};
 use crate::square::{Square, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
 use crate::value::nominal;
 
-// --- weights (centipawns; tuned by tools/texel.rs on 260k positions of ox88 self-play, see README) ---
+// --- weights (centipawns; fitted by tools/tune.rs to 20,000 games of ox88 self-play, see README) ---
 
 /// Every evaluation weight, so that a tuner can vary them; the engine uses [`WEIGHTS`].
 #[derive(Clone, Debug, PartialEq)]
@@ -32,8 +32,8 @@ pub struct Weights {
     pub connected: [Tapered; 8],
     /// Passed pawn by relative rank (rank 2 = index 1).
     pub passed: [Tapered; 8],
-    /// End-game weight per relative rank for king distance to a passer's stop square.
-    pub passed_king: [i32; 8],
+    /// Weight per relative rank for king distance to a passer's stop square.
+    pub passed_king: [Tapered; 8],
     pub passed_blocked: Tapered,
     /// Per reachable square, by kind (knight, bishop, rook, queen at 1..=4).
     pub mobility: [Tapered; 6],
@@ -43,75 +43,83 @@ pub struct Weights {
     pub tempo: i32,
     /// King-attack units per attacked square near the enemy king, by attacker kind.
     pub attack_units: [i32; 6],
-    pub shield_missing: i32,
-    pub shield_advanced: i32,
-    pub king_open_file: i32,
+    pub shield_missing: Tapered,
+    pub shield_advanced: Tapered,
+    pub king_open_file: Tapered,
     /// A knight, bishop, rook or queen attacked by an enemy pawn.
     pub pawn_threat: Tapered,
 }
 
 pub const WEIGHTS: Weights = Weights {
-    doubled: s(-13, -1),
-    isolated: s(-12, -12),
-    backward: s(-2, -27),
-    connected: [s(0, 0), s(2, 11), s(8, 21), s(9, 9), s(0, 26), s(57, 37), s(73, -7), s(0, 0)],
-    passed: [s(0, 0), s(7, 35), s(-3, 48), s(-8, 33), s(17, 30), s(33, 42), s(45, 68), s(0, 0)],
-    passed_king: [0, 0, 0, 3, 6, 8, 14, 0],
-    passed_blocked: s(-22, -17),
-    mobility: [s(0, 0), s(5, 5), s(4, 6), s(5, 6), s(3, 1), s(0, 0)],
-    bishop_pair: s(36, 43),
-    rook_open: s(12, 17),
-    rook_semi_open: s(16, 15),
+    doubled: s(-8, -1),
+    isolated: s(-13, -14),
+    backward: s(-2, -24),
+    connected: [s(0, 0), s(3, 2), s(9, 9), s(7, 11), s(5, 32), s(28, 64), s(108, 57), s(0, 0)],
+    passed: [s(0, 0), s(5, 24), s(-11, 31), s(11, 25), s(21, 30), s(52, 42), s(48, 42), s(0, 0)],
+    passed_king: [s(0, 0), s(0, 0), s(0, 1), s(-2, 4), s(-1, 7), s(-1, 10), s(2, 14), s(0, 0)],
+    passed_blocked: s(-14, -14),
+    mobility: [s(0, 0), s(5, 3), s(4, 5), s(4, 4), s(2, 3), s(0, 0)],
+    bishop_pair: s(29, 47),
+    rook_open: s(30, 1),
+    rook_semi_open: s(17, 16),
     tempo: 10,
-    attack_units: [0, 4, 1, 3, 5, 0],
-    shield_missing: -26,
-    shield_advanced: -23,
-    king_open_file: -9,
-    pawn_threat: s(-45, -37),
+    attack_units: [0, 3, 2, 2, 4, 0],
+    shield_missing: s(-17, -2),
+    shield_advanced: s(-10, -2),
+    king_open_file: s(-15, 0),
+    pawn_threat: s(-38, -49),
 };
 
 /// The tempo bonus of the side to move (symmetric positions evaluate to this).
 pub const TEMPO: i32 = WEIGHTS.tempo;
 
 /// Typical mobility subtracted so that an average piece scores about zero.
-const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 6, 12, 0];
+pub const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 6, 12, 0];
 
-impl Weights {
-    /// The tunable values in a fixed order (for tools/texel.rs).
-    pub fn params_mut(&mut self) -> Vec<&mut i32> {
-        let mut v: Vec<&mut i32> = Vec::new();
-        fn push_score<'a>(v: &mut Vec<&'a mut i32>, x: &'a mut Tapered) {
-            v.push(&mut x.mg);
-            v.push(&mut x.eg);
-        }
-        push_score(&mut v, &mut self.doubled);
-        push_score(&mut v, &mut self.isolated);
-        push_score(&mut v, &mut self.backward);
-        for x in self.connected[1..7].iter_mut() {
-            push_score(&mut v, x);
-        }
-        for x in self.passed[1..7].iter_mut() {
-            push_score(&mut v, x);
-        }
-        for x in self.passed_king[3..7].iter_mut() {
-            v.push(x);
-        }
-        push_score(&mut v, &mut self.passed_blocked);
-        for x in self.mobility[1..5].iter_mut() {
-            push_score(&mut v, x);
-        }
-        push_score(&mut v, &mut self.bishop_pair);
-        push_score(&mut v, &mut self.rook_open);
-        push_score(&mut v, &mut self.rook_semi_open);
-        for x in self.attack_units[1..5].iter_mut() {
-            v.push(x);
-        }
-        v.push(&mut self.shield_missing);
-        v.push(&mut self.shield_advanced);
-        v.push(&mut self.king_open_file);
-        push_score(&mut v, &mut self.pawn_threat);
-        v
-    }
+/// A weight of the evaluation, named for the tuner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// Material of a kind (`value::PIECE_VALUES`).
+    Material(Kind),
+    /// Piece-square value of a kind on a square (`psqt::PST`, index a8 = 0 from White's view).
+    Psq(Kind, usize),
+    Doubled,
+    Isolated,
+    Backward,
+    Connected(usize),
+    Passed(usize),
+    PassedKing(usize),
+    PassedBlocked,
+    Mobility(Kind),
+    BishopPair,
+    RookOpen,
+    RookSemiOpen,
+    PawnThreat,
+    ShieldMissing,
+    ShieldAdvanced,
+    KingOpenFile,
+}
+
+/// Sees the evaluation as it is summed, so that a tuner can write it as weights times
+/// counts. Everything in White's view. The engine passes [`NoTrace`], for which every call
+/// compiles away.
+pub trait Trace {
+    /// Whether anything is recorded (work done only for the trace is skipped when not).
+    const ON: bool;
+    /// `n` more of `term` for colour `c`.
+    fn term(&mut self, _term: Term, _c: Color, _n: i32) {}
+    /// Squares next to the enemy king that `c`'s pieces of `kind` attack, and whether the
+    /// king-attack term counts (two attackers or more).
+    fn king_attack(&mut self, _c: Color, _hits: [i32; 6], _counts: bool) {}
+    /// The game phase (0..=24), the end-game scale (out of 16), the mop-up bonus added to the
+    /// end game after scaling, and the side to move.
+    fn finish(&mut self, _phase: i32, _scale: i32, _mop_up: i32, _stm: Color) {}
+}
+
+/// The engine's trace: records nothing.
+pub struct NoTrace;
+impl Trace for NoTrace {
+    const ON: bool = false;
 }
 
 /// Pawn-only evaluation, cached by pawn key.
@@ -149,7 +157,7 @@ impl PawnTable {
         if e.valid && e.key == key {
             return e;
         }
-        let fresh = pawn_structure(pos, &WEIGHTS);
+        let fresh = pawn_structure(pos, &WEIGHTS, &mut NoTrace);
         self.entries[i] = fresh;
         fresh
     }
@@ -163,17 +171,21 @@ impl Default for PawnTable {
 
 /// Evaluates `pos` for the side to move, without a pawn cache.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, None, &WEIGHTS)
+    evaluate_with(pos, None, &WEIGHTS, &mut NoTrace)
 }
 
-/// Evaluates with other weights and no pawn cache (for the tuner).
-pub fn evaluate_with_weights(pos: &Position, w: &Weights) -> i32 {
-    evaluate_with(pos, None, w)
+/// Evaluates with the engine's weights and no pawn cache, showing every term to `trace`
+/// (for the tuner). `None` when the position is a dead draw by material and has no terms.
+pub fn evaluate_traced<T: Trace>(pos: &Position, trace: &mut T) -> Option<i32> {
+    if dead_draw(pos) {
+        return None;
+    }
+    Some(evaluate_with(pos, None, &WEIGHTS, trace))
 }
 
 /// Evaluates `pos` for the side to move, using (and filling) a pawn hash.
 pub fn evaluate_cached(pos: &Position, pawns: &mut PawnTable) -> i32 {
-    evaluate_with(pos, Some(pawns), &WEIGHTS)
+    evaluate_with(pos, Some(pawns), &WEIGHTS, &mut NoTrace)
 }
 
 #[inline(always)]
@@ -205,7 +217,7 @@ fn sign(c: Color) -> i32 {
 }
 
 /// Pawn structure from scratch.
-fn pawn_structure(pos: &Position, w: &Weights) -> PawnEntry {
+fn pawn_structure<T: Trace>(pos: &Position, w: &Weights, t: &mut T) -> PawnEntry {
     // ranks[c][f]: bit r set when a pawn of colour c stands on file f, rank r (rank 1 = 0).
     let mut ranks = [[0u8; 8]; 2];
     for c in [Color::White, Color::Black] {
@@ -250,9 +262,11 @@ fn pawn_structure(pos: &Position, w: &Weights) -> PawnEntry {
             let their_front = (ranks[them][f] | their_l | their_r) & ahead;
             if ranks[us][f] & ahead != 0 {
                 score += w.doubled;
+                t.term(Term::Doubled, c, 1);
             }
             if own_adjacent == 0 {
                 score += w.isolated;
+                t.term(Term::Isolated, c, 1);
             } else {
                 // Supported (a pawn diagonally behind) or in a phalanx (level beside it).
                 let behind_rank = match c {
@@ -263,6 +277,7 @@ fn pawn_structure(pos: &Position, w: &Weights) -> PawnEntry {
                 let supported = behind_rank < 8 && own_adjacent >> behind_rank & 1 != 0;
                 if level || supported {
                     score += w.connected[rr];
+                    t.term(Term::Connected(rr), c, 1);
                 } else if own_adjacent & behind_or_level == 0 {
                     // Backward: no neighbour can come up beside it; it is weak if an enemy
                     // pawn guards its stop square.
@@ -272,11 +287,13 @@ fn pawn_structure(pos: &Position, w: &Weights) -> PawnEntry {
                     };
                     if stop_guard_rank < 8 && (their_l | their_r) >> stop_guard_rank & 1 != 0 {
                         score += w.backward;
+                        t.term(Term::Backward, c, 1);
                     }
                 }
             }
             if their_front == 0 && ranks[us][f] & ahead == 0 {
                 score += w.passed[rr];
+                t.term(Term::Passed(rr), c, 1);
                 e.passed[us] |= 1 << sq.raw();
             }
         }
@@ -295,26 +312,48 @@ struct Side {
 }
 
 #[inline(always)]
-fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> i32 {
+fn non_pawn(pos: &Position, c: Color) -> i32 {
+    pos.count_of(Piece::new(c, Kind::Knight)) as i32 * nominal(Kind::Knight)
+        + pos.count_of(Piece::new(c, Kind::Bishop)) as i32 * nominal(Kind::Bishop)
+        + pos.count_of(Piece::new(c, Kind::Rook)) as i32 * nominal(Kind::Rook)
+        + pos.count_of(Piece::new(c, Kind::Queen)) as i32 * nominal(Kind::Queen)
+}
+
+/// KK, KNK, KBK, KNKB and the like: no pawns and at most a minor piece each.
+#[inline(always)]
+fn dead_draw(pos: &Position) -> bool {
+    let pawns = pos.count_of(Piece::new(Color::White, Kind::Pawn)) + pos.count_of(Piece::new(Color::Black, Kind::Pawn));
+    pawns == 0
+        && non_pawn(pos, Color::White) <= nominal(Kind::Bishop)
+        && non_pawn(pos, Color::Black) <= nominal(Kind::Bishop)
+}
+
+#[inline(always)]
+fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights, t: &mut T) -> i32 {
     // Insufficient material first: no search needed to know KNK, KBK, KK are dead.
     let wp = pos.count_of(Piece::new(Color::White, Kind::Pawn));
     let bp = pos.count_of(Piece::new(Color::Black, Kind::Pawn));
-    let non_pawn = |c: Color| -> i32 {
-        pos.count_of(Piece::new(c, Kind::Knight)) as i32 * nominal(Kind::Knight)
-            + pos.count_of(Piece::new(c, Kind::Bishop)) as i32 * nominal(Kind::Bishop)
-            + pos.count_of(Piece::new(c, Kind::Rook)) as i32 * nominal(Kind::Rook)
-            + pos.count_of(Piece::new(c, Kind::Queen)) as i32 * nominal(Kind::Queen)
-    };
-    let (wnp, bnp) = (non_pawn(Color::White), non_pawn(Color::Black));
+    let (wnp, bnp) = (non_pawn(pos, Color::White), non_pawn(pos, Color::Black));
     if wp + bp == 0 && wnp <= nominal(Kind::Bishop) && bnp <= nominal(Kind::Bishop) {
         return 0;
     }
 
     let pawn_entry = match pawns {
         Some(table) => table.get(pos),
-        None => pawn_structure(pos, w),
+        None => pawn_structure(pos, w, t),
     };
     let mut total = pos.psq() + pawn_entry.score;
+    if T::ON {
+        // The incremental material and piece-square sum, term by term.
+        for c in [Color::White, Color::Black] {
+            for &sq in pos.pieces(c) {
+                let kind = pos.piece_at(sq).kind();
+                let white_sq = if c == Color::White { sq } else { sq.flip() };
+                t.term(Term::Material(kind), c, 1);
+                t.term(Term::Psq(kind, white_sq.index64()), c, 1);
+            }
+        }
+    }
 
     let mut sides =
         [Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }, Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }];
@@ -349,11 +388,13 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
         let mut attack_units = 0;
         let mut attackers = 0;
         let mut bishops = 0;
+        let mut hits = [0; 6];
         for &sq in pos.pieces(c) {
             let p = pos.piece_at(sq);
             let kind = p.kind();
             if !matches!(kind, Kind::Pawn | Kind::King) && (sides[them].pawn_attacks >> sq.raw()) & 1 != 0 {
                 score += w.pawn_threat;
+                t.term(Term::PawnThreat, c, 1);
             }
             let (mobility, zone_hits) = match kind {
                 Kind::Knight => leaper_reach(sq, &KNIGHT_STEPS, area, enemy_zone),
@@ -365,8 +406,10 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
                     let file_bit = 1u8 << sq.file();
                     if (pawn_entry.files[us] | pawn_entry.files[them]) & file_bit == 0 {
                         score += w.rook_open;
+                        t.term(Term::RookOpen, c, 1);
                     } else if pawn_entry.files[us] & file_bit == 0 {
                         score += w.rook_semi_open;
+                        t.term(Term::RookSemiOpen, c, 1);
                     }
                     slider_reach(pos, sq, &ROOK_STEPS, area, enemy_zone)
                 }
@@ -378,14 +421,20 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
                 _ => continue,
             };
             score += w.mobility[kind.index()] * (mobility - MOBILITY_BASE[kind.index()]);
+            t.term(Term::Mobility(kind), c, mobility - MOBILITY_BASE[kind.index()]);
             if zone_hits > 0 {
                 attackers += 1;
                 attack_units += w.attack_units[kind.index()] * zone_hits;
+                if T::ON {
+                    hits[kind.index()] += zone_hits;
+                }
             }
         }
         if bishops >= 2 {
             score += w.bishop_pair;
+            t.term(Term::BishopPair, c, 1);
         }
+        t.king_attack(c, hits, attackers >= 2);
         // King attack: counts only with two attackers (or a queen among few), grows
         // quadratically, capped.
         if attackers >= 2 {
@@ -393,7 +442,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
             score += s(danger, danger / 8);
         }
         // Own king's pawn shield (middle game only).
-        score += s(king_shield(pos, c, &pawn_entry, w), 0);
+        score += king_shield(pos, c, &pawn_entry, w, t);
         // Passed pawns with the kings: the end game wants the own king near the stop
         // square and the enemy king far from it.
         let mut passed = pawn_entry.passed[us];
@@ -403,11 +452,12 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
             let sq = Square::from_index_unchecked(raw);
             let rr = rel_rank(sq, c) as usize;
             if let Some(stop) = sq.offset(c.forward()) {
-                let weight = w.passed_king[rr];
                 let prox = 5 * distance(pos.king(c.flip()), stop) - 2 * distance(pos.king(c), stop);
-                score += s(0, weight * prox);
+                score += w.passed_king[rr] * prox;
+                t.term(Term::PassedKing(rr), c, prox);
                 if pos.piece_at(stop).is_some() {
                     score += w.passed_blocked;
+                    t.term(Term::PassedBlocked, c, 1);
                 }
             }
         }
@@ -449,6 +499,7 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
     }
     eg = eg * scale / 16;
     let mg = total.mg * scale / 16;
+    let mut mop_up = 0;
     // Mop-up: a bare king against enough material is driven to the edge, and the winning
     // king comes close, so that KRK and KQK are won without tablebases.
     if wnp_weak == 0 && wp_weak == 0 && strong_can_mate {
@@ -456,7 +507,9 @@ fn evaluate_with(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights) -> 
         let strong_king = pos.king(strong);
         let bonus = 20 * center_distance(weak_king) + 6 * (7 - distance(weak_king, strong_king)) + 200;
         eg += bonus * sign(strong);
+        mop_up = bonus * sign(strong);
     }
+    t.finish(phase, scale, mop_up, pos.side_to_move());
 
     let blended = (mg * phase + eg * (24 - phase)) / 24;
     let v = match pos.side_to_move() {
@@ -512,14 +565,15 @@ fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u128, zone:
 
 /// Pawn shield in front of `c`'s king: files around the king should keep a pawn on the
 /// second or third rank (relative).
-fn king_shield(pos: &Position, c: Color, pawns: &PawnEntry, w: &Weights) -> i32 {
+fn king_shield<T: Trace>(pos: &Position, c: Color, pawns: &PawnEntry, w: &Weights, t: &mut T) -> Tapered {
     let k = pos.king(c);
     if rel_rank(k, c) > 2 {
-        return 2 * w.shield_missing; // a king in the open
+        t.term(Term::ShieldMissing, c, 2);
+        return w.shield_missing * 2; // a king in the open
     }
     let pawn = Piece::new(c, Kind::Pawn);
     let kf = k.file() as i32;
-    let mut v = 0;
+    let mut v = Tapered::default();
     for f in (kf - 1).max(0)..=(kf + 1).min(7) {
         let near = Square::from_coords(f as u8, if c == Color::White { 1 } else { 6 });
         let next = Square::from_coords(f as u8, if c == Color::White { 2 } else { 5 });
@@ -527,11 +581,14 @@ fn king_shield(pos: &Position, c: Color, pawns: &PawnEntry, w: &Weights) -> i32 
             // fine
         } else if pos.piece_at(next) == pawn {
             v += w.shield_advanced;
+            t.term(Term::ShieldAdvanced, c, 1);
         } else {
             v += w.shield_missing;
+            t.term(Term::ShieldMissing, c, 1);
         }
         if (pawns.files[0] | pawns.files[1]) >> f & 1 == 0 {
             v += w.king_open_file;
+            t.term(Term::KingOpenFile, c, 1);
         }
     }
     v
@@ -612,6 +669,71 @@ mod tests {
             assert_eq!(evaluate_cached(&p, &mut table), evaluate(&p));
             assert_eq!(evaluate_cached(&p, &mut table), evaluate(&p));
         }
+    }
+
+    /// Sums the trace with the engine's weights, as the tuner does.
+    struct Sum {
+        total: Tapered,
+        finish: (i32, i32, i32, Color),
+    }
+    fn weight(term: Term) -> Tapered {
+        let w = &WEIGHTS;
+        match term {
+            Term::Material(k) => s(crate::value::PIECE_VALUES[k.index()].mg, crate::value::PIECE_VALUES[k.index()].eg),
+            Term::Psq(k, sq) => crate::psqt::PST[k.index()][sq],
+            Term::Doubled => w.doubled,
+            Term::Isolated => w.isolated,
+            Term::Backward => w.backward,
+            Term::Connected(r) => w.connected[r],
+            Term::Passed(r) => w.passed[r],
+            Term::PassedKing(r) => w.passed_king[r],
+            Term::PassedBlocked => w.passed_blocked,
+            Term::Mobility(k) => w.mobility[k.index()],
+            Term::BishopPair => w.bishop_pair,
+            Term::RookOpen => w.rook_open,
+            Term::RookSemiOpen => w.rook_semi_open,
+            Term::PawnThreat => w.pawn_threat,
+            Term::ShieldMissing => w.shield_missing,
+            Term::ShieldAdvanced => w.shield_advanced,
+            Term::KingOpenFile => w.king_open_file,
+        }
+    }
+    impl Trace for Sum {
+        const ON: bool = true;
+        fn term(&mut self, term: Term, c: Color, n: i32) {
+            self.total += weight(term) * (n * sign(c));
+        }
+        fn king_attack(&mut self, c: Color, hits: [i32; 6], counts: bool) {
+            let units: i32 = (0..6).map(|k| WEIGHTS.attack_units[k] * hits[k]).sum();
+            if counts {
+                let danger = (units * units / 4).min(600);
+                self.total += s(danger, danger / 8) * sign(c);
+            }
+        }
+        fn finish(&mut self, phase: i32, scale: i32, mop_up: i32, stm: Color) {
+            self.finish = (phase, scale, mop_up, stm);
+        }
+    }
+
+    #[test]
+    fn trace_adds_up_to_the_evaluation() {
+        let mut checked = 0;
+        for fen in FENS.iter().copied().chain(["8/8/4k3/8/8/3K4/3R4/8 b - - 0 1", "6k1/8/8/8/8/8/1N6/6K1 w - - 0 1"]) {
+            let p = Position::from_fen(fen).unwrap();
+            let mut sum = Sum { total: Tapered::default(), finish: (0, 0, 0, Color::White) };
+            let Some(v) = evaluate_traced(&p, &mut sum) else {
+                assert_eq!(evaluate(&p), 0, "{fen}");
+                continue;
+            };
+            let (phase, scale, mop_up, stm) = sum.finish;
+            let (mg, eg) = (sum.total.mg * scale / 16, sum.total.eg * scale / 16 + mop_up);
+            let white = (mg * phase + eg * (24 - phase)) / 24;
+            let rebuilt = if stm == Color::White { white } else { -white } + WEIGHTS.tempo;
+            assert_eq!(rebuilt, v, "{fen}");
+            assert_eq!(v, evaluate(&p), "{fen}");
+            checked += 1;
+        }
+        assert!(checked >= 8);
     }
 
     #[test]

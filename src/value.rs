@@ -103,7 +103,7 @@ pub struct PieceValue {
     /// Nominal value: exchanges (SEE), move ordering, pruning margins, counting material.
     /// The king's is "infinite": it may only capture last in an exchange.
     pub nominal: i32,
-    /// Material in the evaluation, middle game and end game (Texel-tuned on ox88's games).
+    /// Material in the evaluation, middle game and end game (fitted by tools/tune.rs to ox88's games).
     pub mg: i32,
     pub eg: i32,
 }
@@ -114,7 +114,7 @@ const fn v(nominal: i32, mg: i32, eg: i32) -> PieceValue {
 
 /// Per kind: pawn, knight, bishop, rook, queen, king.
 pub const PIECE_VALUES: [PieceValue; 6] =
-    [v(100, 74, 79), v(320, 364, 272), v(330, 363, 326), v(500, 439, 546), v(950, 1037, 989), v(20_000, 0, 0)];
+    [v(100, 84, 113), v(320, 331, 310), v(330, 340, 349), v(500, 432, 600), v(950, 1169, 966), v(20_000, 0, 0)];
 
 /// The nominal value of a kind.
 #[inline(always)]

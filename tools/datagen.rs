@@ -1,5 +1,5 @@
-//! Training data from ox88's own games: for the evaluation tuner (`tools/texel.rs`) and the
-//! win/draw/loss model (`tools/fit_wdl.py`).
+//! Training data from ox88's own games: for the evaluation tuner (`tools/tune.rs`) and the
+//! win/draw/loss model (`tools/fit_wdl.rs`).
 //!
 //! ox88 plays itself at a fixed node budget per move (the same games on a loaded machine as
 //! on an idle one). Game `i` starts from line `i mod L` of an opening book (EPD, one position
