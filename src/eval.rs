@@ -438,8 +438,7 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
         // King attack: counts only with two attackers (or a queen among few), grows
         // quadratically, capped.
         if attackers >= 2 {
-            let danger = (attack_units * attack_units / 4).min(600);
-            score += s(danger, danger / 8);
+            score += king_danger(attack_units);
         }
         // Own king's pawn shield (middle game only).
         score += king_shield(pos, c, &pawn_entry, w, t);
@@ -517,6 +516,16 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
         Color::Black => -blended,
     };
     v + w.tempo
+}
+
+/// The most a king attack can be worth in the middle game (centipawns).
+pub const KING_DANGER_CAP: i32 = 600;
+
+/// A king attack of `units` attack units: quadratic, capped, an eighth of it in the end game.
+#[inline(always)]
+fn king_danger(units: i32) -> Tapered {
+    let danger = (units * units / 4).min(KING_DANGER_CAP);
+    s(danger, danger / 8)
 }
 
 fn opposite_bishops(pos: &Position) -> bool {
@@ -706,8 +715,7 @@ mod tests {
         fn king_attack(&mut self, c: Color, hits: [i32; 6], counts: bool) {
             let units: i32 = (0..6).map(|k| WEIGHTS.attack_units[k] * hits[k]).sum();
             if counts {
-                let danger = (units * units / 4).min(600);
-                self.total += s(danger, danger / 8) * sign(c);
+                self.total += king_danger(units) * sign(c);
             }
         }
         fn finish(&mut self, phase: i32, scale: i32, mop_up: i32, stm: Color) {

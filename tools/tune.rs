@@ -28,7 +28,7 @@
 //! `cargo run --release --example tune -- DATA.txt [DATA2.txt ...] [--epochs N] [--lr X]
 //!  [--lambda L] [--l2 X] [--threads T] [--out FILE]` (defaults: 400 epochs, lr 1, lambda 0.5, l2 0)
 
-use ox88::eval::{evaluate_traced, Term, Trace, WEIGHTS};
+use ox88::eval::{evaluate_traced, Term, Trace, KING_DANGER_CAP, WEIGHTS};
 use ox88::piece::{Color, Kind};
 use ox88::psqt::{Tapered, PST};
 use ox88::see::see;
@@ -273,7 +273,8 @@ fn read(text: &str, threads: usize) -> (Vec<Sample>, Vec<Sample>) {
     (train, held)
 }
 
-const DANGER_CAP: f64 = 600.0;
+/// `eval::king_danger`'s cap, as a float for the gradient.
+const DANGER_CAP: f64 = KING_DANGER_CAP as f64;
 
 /// White's evaluation under `p`, and (if `grad` is given) its derivative times `g` added
 /// to the gradient.
