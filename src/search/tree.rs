@@ -108,10 +108,23 @@ impl Worker<'_> {
             }
         }
 
-        let eval = if in_check { -INFINITY } else { evaluate_cached(pos, &mut self.td.pawns) };
-        self.td.stack[ply].eval = eval;
+        let static_eval = if in_check { -INFINITY } else { evaluate_cached(pos, &mut self.td.pawns) };
+        self.td.stack[ply].eval = static_eval;
         self.td.stack[ply].in_check = in_check;
-        let improving = !in_check && ply >= 2 && !self.td.stack[ply - 2].in_check && eval > self.td.stack[ply - 2].eval;
+        let improving =
+            !in_check && ply >= 2 && !self.td.stack[ply - 2].in_check && static_eval > self.td.stack[ply - 2].eval;
+        // A stored search result is a better guess than the static evaluation when its bound
+        // points the way it differs; the pruning below uses it, `improving` does not.
+        let eval = match hit {
+            Some(h)
+                if !in_check
+                    && h.score.abs() < MATE_BOUND
+                    && h.bound.settles(h.score, static_eval, static_eval + 1) =>
+            {
+                h.score
+            }
+            _ => static_eval,
+        };
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
