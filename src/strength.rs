@@ -25,9 +25,9 @@ pub const DEFAULT_ELO: i64 = 1500;
 
 /// The Elo (on Stockfish's `UCI_Elo` scale) of internal level `1000 + d`, as fitted to games
 /// against Stockfish (see the README's calibration): `ELO_AT_1000 + SLOPE d + CURVE d²`.
-const ELO_AT_1000: f64 = 1056.0;
-const SLOPE: f64 = 0.568;
-const CURVE: f64 = 0.00111;
+const ELO_AT_1000: f64 = 1045.5;
+const SLOPE: f64 = 1.626;
+const CURVE: f64 = -0.000668;
 
 /// The node budget at level 1000, and the levels between two doublings of it.
 const NODES_AT_1000: f64 = 400.0;

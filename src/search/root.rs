@@ -75,8 +75,14 @@ impl Worker<'_> {
         let (mut searching, mut reported) = (0, Move::NONE);
         // With a limited strength: the lines of the last iteration completed, and its depth.
         let mut completed: (Vec<RootMove>, i32) = (Vec::new(), 0);
+        // A limited strength's budget is too small for a first iteration over all its lines
+        // at the lowest levels; without one it would have nothing to choose from and would
+        // play its best move, so the node limit starts binding from the second.
+        let node_limit = self.node_limit;
         for depth in first_depth.min(max_depth as i32)..=max_depth as i32 {
             searching = depth;
+            let first = limits.strength.is_some() && completed.0.is_empty();
+            self.node_limit = if first { u64::MAX } else { node_limit };
             for r in root.iter_mut() {
                 r.prev_score = r.score;
             }
@@ -108,6 +114,7 @@ impl Worker<'_> {
             }
         }
 
+        self.node_limit = node_limit;
         if let (Some(strength), (lines, depth)) = (limits.strength, &completed) {
             if !lines.is_empty() {
                 return self.choose(&mut pos, &strength, lines, *depth, report);

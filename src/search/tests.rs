@@ -267,3 +267,20 @@ fn one_thread_after_helpers_searches_as_before() {
     let again = searcher.search(&pos, &[], &depth(7), &SharedControl::default(), &mut |_| {});
     assert_eq!(fresh, again);
 }
+
+#[test]
+fn a_limited_strength_chooses_among_lines_even_on_a_budget_too_small_for_one_iteration() {
+    use crate::strength::{Strength, MIN_ELO};
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 3 9";
+    let pos = Position::from_fen(fen).unwrap();
+    let mut played = std::collections::HashSet::new();
+    for game in 0..40 {
+        let strength = Some(Strength::new(MIN_ELO, crate::strength::seed(pos.key(), game)));
+        let limits = SearchLimits { nodes: Some(50), multipv: 1, strength, ..Default::default() };
+        let (out, _) = run(fen, &[], limits);
+        let best = out.best.unwrap();
+        assert!(pos.legal_moves().contains(best));
+        played.insert(best);
+    }
+    assert!(played.len() >= 3, "the same few moves every game: {played:?}");
+}
