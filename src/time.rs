@@ -54,8 +54,10 @@ fn ms(v: i64) -> Duration {
 ///   three times `soft`, capped at half of what is left (6/10 and 9/10 when this is the last
 ///   move before the time control), where `left` is the clock minus the overhead and
 ///   `movestogo` is 25 when not given.
-/// * no clock field for the side to move (e.g. `go btime 100` with White to move) and no
-///   `movetime`: no limit from time.
+/// * a clock for the other side only (`go btime 100` with White to move, as older fastchess
+///   releases send in their compliance check): the side to move is taken to have no time left,
+///   as Stockfish does, so the answer comes at once rather than after a search without end.
+/// * no clock at all and no `movetime`: no limit from time.
 pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
     let overhead = overhead_ms.max(0);
     let movetime = clock.movetime.map(|m| {
@@ -63,10 +65,11 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
         let margin = overhead.min(5 + m / 100);
         m.saturating_sub(margin)
     });
-    let (time, inc) = match side {
-        Color::White => (clock.wtime, clock.winc),
-        Color::Black => (clock.btime, clock.binc),
+    let (time, inc, other) = match side {
+        Color::White => (clock.wtime, clock.winc, clock.btime),
+        Color::Black => (clock.btime, clock.binc, clock.wtime),
     };
+    let time = time.or(other.map(|_| 0));
     let from_clock = time.map(|t| {
         let left = t.saturating_sub(overhead).max(0);
         let inc = inc.unwrap_or(0).max(0);
@@ -190,9 +193,12 @@ mod tests {
 
     #[test]
     fn uses_the_clock_of_the_side_to_move() {
-        let c = Clock { wtime: Some(100), ..Clock::default() };
-        assert_eq!(budget(&c, Color::Black, 30), TimeBudget::default());
-        assert!(budget(&c, Color::White, 30).hard.is_some());
+        let c = Clock { wtime: Some(10_000), ..Clock::default() };
+        let (s, h) = get(budget(&c, Color::White, 30));
+        assert!(s >= 100 && h >= s, "{s} {h}");
+        // Black has no clock of its own here: no time left, a move at once.
+        assert_eq!(get(budget(&c, Color::Black, 30)), (1, 1));
+        assert_eq!(budget(&Clock::default(), Color::Black, 30), TimeBudget::default());
     }
 
     #[test]

@@ -133,16 +133,14 @@ impl Session {
 
     /// Whether `params` end a search by themselves (not counting `infinite`).
     fn limits_itself(&self, params: &GoParams) -> bool {
+        // Either side's clock: with only the other side's, the side to move has no time left.
         let clock = &params.clock;
-        let own_clock = match self.engine.position().side_to_move() {
-            crate::piece::Color::White => clock.wtime,
-            crate::piece::Color::Black => clock.btime,
-        };
         params.depth.is_some()
             || params.nodes.is_some()
             || params.mate.is_some()
             || clock.movetime.is_some()
-            || own_clock.is_some()
+            || clock.wtime.is_some()
+            || clock.btime.is_some()
     }
 
     fn chess960(&self) -> bool {
