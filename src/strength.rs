@@ -20,14 +20,14 @@ use std::time::Duration;
 
 /// The `UCI_Elo` range: from beginners up to the full engine.
 pub const MIN_ELO: i64 = 1000;
-pub const MAX_ELO: i64 = 2000;
+pub const MAX_ELO: i64 = 2200;
 pub const DEFAULT_ELO: i64 = 1500;
 
 /// The Elo (on Stockfish's `UCI_Elo` scale) of internal level `1000 + d`, as fitted to games
-/// against Stockfish (see the README's calibration): `ELO_AT_1000 + SLOPE d + CURVE d²`.
-const ELO_AT_1000: f64 = 1045.5;
-const SLOPE: f64 = 1.626;
-const CURVE: f64 = -0.000668;
+/// against Stockfish (see the README's calibration): `ELO_AT_1000 + SLOPE d`. A curve fitted
+/// no better than this line within the games' error.
+const ELO_AT_1000: f64 = 1075.0;
+const SLOPE: f64 = 1.156;
 
 /// The node budget at level 1000, and the levels between two doublings of it.
 const NODES_AT_1000: f64 = 400.0;
@@ -74,9 +74,7 @@ impl Strength {
     /// The strength of `UCI_Elo` `elo` (brought into range).
     pub fn new(elo: i64, seed: u64) -> Strength {
         let elo = elo.clamp(MIN_ELO, MAX_ELO) as f64;
-        // The fit solved for the level (its rising branch).
-        let root = (SLOPE * SLOPE + 4.0 * CURVE * (elo - ELO_AT_1000)).max(0.0).sqrt();
-        Strength { level: 1000.0 + (root - SLOPE) / (2.0 * CURVE), seed }
+        Strength { level: 1000.0 + (elo - ELO_AT_1000) / SLOPE, seed }
     }
 
     /// The internal level: the knob the calibration maps `UCI_Elo` to.

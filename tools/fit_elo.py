@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Fit the UCI_Elo mapping: the Elo of each internal level, from calibration logs.
+
+    tools/fit_elo.py LEVEL:OPPONENT_ELO:LOG [LEVEL:OPPONENT_ELO:LOG ...]
+
+LEVEL is the internal level the run played at (see src/strength.rs: the level of a UCI_Elo
+setting), OPPONENT_ELO the UCI_Elo of the Stockfish it played, LOG the output of
+tools/calibrate_elo.sh. For each run: the games, the score, the Elo difference with its 95%
+interval (from the trinomial variance of the games) and the estimate (the opponent's rating
+plus the difference). Then weighted least-squares fits (weights 1/err^2) of the estimate against
+the level, a line and a parabola in d = level - 1000, with their chi-square, so that the curve
+is kept only if it fits better than the line by more than the games' noise.
+
+Stockfish's failures to start are counted as ox88's wins by match.py; they are left out here
+and reported. Needs numpy.
+"""
+import math
+import re
+import sys
+
+import numpy as np
+
+
+def elo(score):
+    return -400 * math.log10(1 / score - 1)
+
+
+def count(path):
+    w = d = l = forfeits = faults = 0
+    for line in open(path).read().splitlines():
+        m = re.match(r"game \d+/\d+ \(round \d+\): (\S+) \((\w*)\) engine as (white|black)", line)
+        if not m:
+            continue
+        result, how, colour = m.groups()
+        if result == "1/2-1/2":
+            d += 1
+            continue
+        won = (result == "1-0") == (colour == "white")
+        if how == "crash" and won:
+            forfeits += 1
+            continue
+        if how in ("crash", "time", "illegal") and not won:
+            faults += 1
+        w, l = (w + 1, l) if won else (w, l + 1)
+    n = w + d + l
+    s = (w + d / 2) / n
+    se = math.sqrt((w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s**2) / n / n)
+    clamp = lambda x: min(max(x, 0.005), 0.995)
+    err = (elo(clamp(s + 1.96 * se)) - elo(clamp(s - 1.96 * se))) / 2
+    return n, w, d, l, forfeits, faults, s, elo(clamp(s)), err
+
+
+def main(args):
+    if not args:
+        print(__doc__)
+        return 2
+    points = []
+    for arg in args:
+        level, opponent, path = arg.split(":", 2)
+        n, w, d, l, forfeits, faults, s, diff, err = count(path)
+        est = int(opponent) + diff
+        print(
+            f"level {level} vs sf{opponent}: {n} games {w}/{d}/{l} score {s:.3f} "
+            f"Elo {diff:+.0f} ± {err:.0f} est. {est:.0f} (Stockfish forfeits left out {forfeits}, faults {faults})"
+        )
+        points.append((float(level) - 1000, est, err))
+    x = np.array([p[0] for p in points])
+    y = np.array([p[1] for p in points])
+    sw = 1 / np.array([p[2] for p in points])
+    for degree, name in ((1, "line"), (2, "parabola")):
+        if len(points) <= degree:
+            continue
+        a = np.vstack([x**k for k in range(degree + 1)]).T
+        coef, *_ = np.linalg.lstsq(a * sw[:, None], y * sw, rcond=None)
+        resid = y - a @ coef
+        chi2 = float(np.sum((resid * sw) ** 2))
+        terms = " + ".join(f"{c:.6g} d^{k}" for k, c in enumerate(coef))
+        print(f"{name}: Elo = {terms}; chi2 {chi2:.2f} on {len(y) - degree - 1} dof; residuals {np.round(resid).astype(int).tolist()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
