@@ -489,9 +489,12 @@ fn stop_latencies(threads: usize, trials: usize, after: Duration) -> Vec<Duratio
 #[test]
 fn j_stop_lands_within_milliseconds_at_any_thread_count() {
     let _t = timing_lock();
-    // Generous for a loaded 2-core machine; a stop that takes seconds fails at once.
+    // Generous for a loaded 2-core machine; a stop that takes seconds fails at once. With 256
+    // threads on 2 cores the input thread itself waits for a core among 256 busy ones: beside
+    // the other tests of this file single trials took 414 and 494 ms (596 ms beside builds, see
+    // the README) while the median stayed near 20 ms, so that case is held to a second.
     let scale = if on_ci() { 2 } else { 1 };
-    for (threads, bound_ms) in [(1usize, 50u64), (2, 50), (256, 200)] {
+    for (threads, bound_ms) in [(1usize, 50u64), (2, 50), (256, 1000)] {
         let bound = Duration::from_millis(bound_ms * scale);
         // The first trial includes starting the helpers: a GUI's first move pays it too.
         let mut lat = stop_latencies(threads, 4, Duration::from_millis(200));
