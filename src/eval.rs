@@ -169,6 +169,56 @@ impl Default for PawnTable {
     }
 }
 
+/// Evaluations of recently seen positions, by full Zobrist key: a node's evaluation is asked
+/// for again on every re-search, every iteration and every transposition, and a lookup costs
+/// far less than [`evaluate_cached`]. Direct-mapped, one `u64` per slot: the slot index is the
+/// key's low bits and the slot keeps the key's high 48 bits beside the 16-bit score, so a hit
+/// matches all 64 bits of the key (as the transposition table does) and the score handed back
+/// is the one the evaluation gave.
+pub struct EvalCache {
+    slots: Vec<u64>,
+}
+
+/// The score half of an empty slot: never stored, since scores are kept only when they fit
+/// in `-32767..=32767`.
+const EVAL_NONE: u16 = i16::MIN as u16;
+
+impl EvalCache {
+    /// A cache of `1 << bits` slots; the index takes the key's low `bits` bits, which must be
+    /// at least 16 so that index and tag together cover the whole key.
+    pub fn new(bits: u32) -> EvalCache {
+        assert!((16..=30).contains(&bits));
+        EvalCache { slots: vec![EVAL_NONE as u64; 1 << bits] }
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.fill(EVAL_NONE as u64);
+    }
+
+    /// [`evaluate_cached`], remembered.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position, pawns: &mut PawnTable) -> i32 {
+        const TAG: u64 = !0xFFFF;
+        let key = pos.key();
+        let i = key as usize & (self.slots.len() - 1);
+        let slot = self.slots[i];
+        if slot & TAG == key & TAG && slot as u16 != EVAL_NONE {
+            return slot as u16 as i16 as i32;
+        }
+        let v = evaluate_cached(pos, pawns);
+        if v.unsigned_abs() <= i16::MAX as u32 {
+            self.slots[i] = key & TAG | v as i16 as u16 as u64;
+        }
+        v
+    }
+}
+
+impl Default for EvalCache {
+    fn default() -> Self {
+        EvalCache::new(16)
+    }
+}
+
 /// Evaluates `pos` for the side to move, without a pawn cache.
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, None, &WEIGHTS, &mut NoTrace)
@@ -677,6 +727,18 @@ mod tests {
             let p = Position::from_fen(fen).unwrap();
             assert_eq!(evaluate_cached(&p, &mut table), evaluate(&p));
             assert_eq!(evaluate_cached(&p, &mut table), evaluate(&p));
+        }
+    }
+
+    #[test]
+    fn eval_cache_agrees() {
+        let mut pawns = PawnTable::new(1024);
+        let mut cache = EvalCache::new(16);
+        for _ in 0..2 {
+            for fen in FENS {
+                let p = Position::from_fen(fen).unwrap();
+                assert_eq!(cache.evaluate(&p, &mut pawns), evaluate(&p), "{fen}");
+            }
         }
     }
 

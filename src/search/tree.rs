@@ -8,7 +8,6 @@ use super::ordering::COUNTER;
 use super::picker::MovePicker;
 use super::worker::{TreeProbe, Worker};
 use super::SharedControl;
-use crate::eval::evaluate_cached;
 use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
@@ -71,7 +70,7 @@ impl Worker<'_> {
         let pv_node = beta - alpha > 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return evaluate_cached(pos, &mut self.td.pawns);
+            return self.td.evals.evaluate(pos, &mut self.td.pawns);
         }
         // Mate distance pruning: no line from here beats a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -108,7 +107,7 @@ impl Worker<'_> {
             }
         }
 
-        let static_eval = if in_check { -INFINITY } else { evaluate_cached(pos, &mut self.td.pawns) };
+        let static_eval = if in_check { -INFINITY } else { self.td.evals.evaluate(pos, &mut self.td.pawns) };
         self.td.stack[ply].eval = static_eval;
         self.td.stack[ply].in_check = in_check;
         let improving =
@@ -326,7 +325,7 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return evaluate_cached(pos, &mut self.td.pawns);
+            return self.td.evals.evaluate(pos, &mut self.td.pawns);
         }
         if insufficient_material(pos) {
             return 0;
@@ -352,7 +351,7 @@ impl Worker<'_> {
         } else {
             // One move before the fifty-move limit, the quiet move that standing pat stands
             // for ends the game in a draw.
-            stand = if pos.halfmove_clock() >= 99 { 0 } else { evaluate_cached(pos, &mut self.td.pawns) };
+            stand = if pos.halfmove_clock() >= 99 { 0 } else { self.td.evals.evaluate(pos, &mut self.td.pawns) };
             if stand >= beta {
                 return stand;
             }

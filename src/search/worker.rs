@@ -7,7 +7,7 @@
 
 use super::ordering::OrderTables;
 use super::{SearchLimits, SharedControl};
-use crate::eval::PawnTable;
+use crate::eval::{EvalCache, PawnTable};
 use crate::mv::Move;
 use crate::piece::Piece;
 use crate::position::Position;
@@ -50,6 +50,7 @@ impl Reductions {
 /// What one search thread keeps across searches, and its scratch space.
 pub(super) struct ThreadData {
     pub pawns: PawnTable,
+    pub evals: EvalCache,
     pub order: OrderTables,
     /// Keys of the game before the root, the root, and the current search path.
     pub keys: Vec<u64>,
@@ -65,6 +66,7 @@ impl ThreadData {
     pub fn new() -> ThreadData {
         ThreadData {
             pawns: PawnTable::default(),
+            evals: EvalCache::default(),
             order: OrderTables::default(),
             keys: Vec::new(),
             root_index: 0,
@@ -77,6 +79,7 @@ impl ThreadData {
     /// Forgets what was learnt (`ucinewgame`).
     pub fn clear(&mut self) {
         self.pawns.clear();
+        self.evals.clear();
         self.order.clear();
     }
 
