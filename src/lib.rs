@@ -11,6 +11,7 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod fen;
+mod hugepages;
 pub mod movecount;
 pub mod movegen;
 pub mod mv;

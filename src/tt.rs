@@ -9,6 +9,7 @@
 //! [`score_to_tt`] / [`score_from_tt`] convert, so an entry found at another ply still
 //! reports the right distance to mate.
 
+use crate::hugepages::advise_huge_pages;
 use crate::mv::Move;
 use crate::value::{Bound, TB_WIN_BOUND};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -167,6 +168,8 @@ impl TranspositionTable {
     fn allocate(count: usize) -> Result<Vec<Bucket>, std::collections::TryReserveError> {
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(count)?;
+        // Before the first write: pages the kernel has already given out stay small.
+        advise_huge_pages(buckets.as_ptr() as usize, buckets.capacity() * std::mem::size_of::<Bucket>());
         buckets.resize_with(count, Bucket::default);
         Ok(buckets)
     }

@@ -7,6 +7,7 @@
 //! hashing, Hyatt and Mann). A count needs 56 bits (the start position's perft 11 has 53), so
 //! the depth shares its word; a count too large for that is simply not stored.
 
+use crate::hugepages::advise_huge_pages;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Counts at or above this do not fit beside the depth and are not stored.
@@ -140,26 +141,6 @@ impl PerftTable {
         victim.key_xor_data.store(key ^ data, Ordering::Relaxed);
         victim.data.store(data, Ordering::Relaxed);
     }
-}
-
-/// Asks Linux to back the (still untouched) memory of a large table with 2 MB pages: probes
-/// land all over the table, and with 4 KB pages nearly every one would also miss the TLB.
-/// Only advice: where it is refused, or on other systems, the table works the same.
-fn advise_huge_pages(start: usize, bytes: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        let aligned = (start + PAGE - 1) & !(PAGE - 1);
-        if bytes >= 4 << 20 && aligned < start + bytes {
-            // SAFETY: the range lies inside the vector's own allocation, and MADV_HUGEPAGE
-            // changes no contents, only how the kernel backs the pages.
-            unsafe {
-                libc::madvise(aligned as *mut libc::c_void, start + bytes - aligned, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, bytes);
 }
 
 #[cfg(test)]
