@@ -140,6 +140,7 @@ impl Worker<'_> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let undo = pos.make_null();
+                self.shared.tt.prefetch(pos.key());
                 self.td.stack[ply].mv = Move::NONE;
                 self.td.stack[ply].piece = Piece::NONE;
                 // Passing cannot put the side now to move in check: it was not our move
@@ -190,6 +191,7 @@ impl Worker<'_> {
             }
             let piece = pos.piece_at(m.from());
             let undo = pos.make(m);
+            self.shared.tt.prefetch(pos.key());
             let gives_check = pos.in_check();
             // Futility: a quiet move that does not check cannot lift a hopeless eval.
             if features::FUTILITY
@@ -380,6 +382,7 @@ impl Worker<'_> {
                 }
             }
             let undo = pos.make(m);
+            self.shared.tt.prefetch(pos.key());
             let gives_check = pos.in_check();
             let v = -self.qsearch(pos, -beta, -alpha, ply + 1, gives_check);
             pos.unmake(m, &undo);
