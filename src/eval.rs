@@ -408,15 +408,14 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
     let mut sides =
         [Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }, Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }];
     for c in [Color::White, Color::Black] {
-        let pawn = Piece::new(c, Kind::Pawn);
         let side = &mut sides[c.index()];
         for &sq in pos.pieces(c) {
             side.occupied |= 1 << sq.raw();
-            if pos.piece_at(sq) == pawn {
-                for d in [c.forward() - 1, c.forward() + 1] {
-                    if let Some(t) = sq.offset(d) {
-                        side.pawn_attacks |= 1 << t.raw();
-                    }
+        }
+        for &sq in pos.pawns(c) {
+            for d in [c.forward() - 1, c.forward() + 1] {
+                if let Some(t) = sq.offset(d) {
+                    side.pawn_attacks |= 1 << t.raw();
                 }
             }
         }
@@ -439,10 +438,11 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
         let mut attackers = 0;
         let mut bishops = 0;
         let mut hits = [0; 6];
-        for &sq in pos.pieces(c) {
+        // Pieces other than king and pawns: the king leads the officers, the pawns follow them.
+        for &sq in &pos.officers(c)[1..] {
             let p = pos.piece_at(sq);
             let kind = p.kind();
-            if !matches!(kind, Kind::Pawn | Kind::King) && (sides[them].pawn_attacks >> sq.raw()) & 1 != 0 {
+            if (sides[them].pawn_attacks >> sq.raw()) & 1 != 0 {
                 score += w.pawn_threat;
                 t.term(Term::PawnThreat, c, 1);
             }
