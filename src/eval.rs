@@ -352,13 +352,22 @@ fn pawn_structure<T: Trace>(pos: &Position, w: &Weights, t: &mut T) -> PawnEntry
     e
 }
 
-/// Per-colour facts gathered in one pass, used by several terms.
+/// Per-colour facts gathered in one pass, used by several terms. Square sets are 64-bit,
+/// bit [`bit64`] of a square: tested once per square a piece reaches, a `u64` shift is
+/// cheaper than the `u128` one the 0x88 numbering would need.
 struct Side {
-    /// Squares attacked by this colour's pawns (0x88 bits).
-    pawn_attacks: u128,
-    /// The 3x3 zone around this colour's king (0x88 bits).
-    king_zone: u128,
-    occupied: u128,
+    /// Squares attacked by this colour's pawns.
+    pawn_attacks: u64,
+    /// The 3x3 zone around this colour's king.
+    king_zone: u64,
+    occupied: u64,
+}
+
+/// The bit of the 0x88 square `raw` in a 64-square set (rank * 8 + file, as
+/// [`Square::index64`]).
+#[inline(always)]
+fn bit64(raw: u8) -> u32 {
+    ((raw >> 4) * 8 + (raw & 7)) as u32
 }
 
 #[inline(always)]
@@ -410,20 +419,20 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
     for c in [Color::White, Color::Black] {
         let side = &mut sides[c.index()];
         for &sq in pos.pieces(c) {
-            side.occupied |= 1 << sq.raw();
+            side.occupied |= 1 << bit64(sq.raw());
         }
         for &sq in pos.pawns(c) {
             for d in [c.forward() - 1, c.forward() + 1] {
                 if let Some(t) = sq.offset(d) {
-                    side.pawn_attacks |= 1 << t.raw();
+                    side.pawn_attacks |= 1 << bit64(t.raw());
                 }
             }
         }
         let k = pos.king(c);
-        side.king_zone |= 1 << k.raw();
+        side.king_zone |= 1 << bit64(k.raw());
         for d in KING_STEPS {
             if let Some(t) = k.offset(d) {
-                side.king_zone |= 1 << t.raw();
+                side.king_zone |= 1 << bit64(t.raw());
             }
         }
     }
@@ -442,7 +451,7 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
         for &sq in &pos.officers(c)[1..] {
             let p = pos.piece_at(sq);
             let kind = p.kind();
-            if (sides[them].pawn_attacks >> sq.raw()) & 1 != 0 {
+            if (sides[them].pawn_attacks >> bit64(sq.raw())) & 1 != 0 {
                 score += w.pawn_threat;
                 t.term(Term::PawnThreat, c, 1);
             }
@@ -591,28 +600,30 @@ fn opposite_bishops(pos: &Position) -> bool {
 }
 
 #[inline(always)]
-fn leaper_reach(from: Square, steps: &[i8; 8], area: u128, zone: u128) -> (i32, i32) {
+fn leaper_reach(from: Square, steps: &[i8; 8], area: u64, zone: u64) -> (i32, i32) {
     let mut mobility = 0u32;
     let mut hits = 0u32;
     for &d in steps {
         let t = from.raw().wrapping_add(d as u8);
         if t & 0x88 == 0 {
-            mobility += (area >> t) as u32 & 1;
-            hits += (zone >> t) as u32 & 1;
+            let b = bit64(t);
+            mobility += (area >> b) as u32 & 1;
+            hits += (zone >> b) as u32 & 1;
         }
     }
     (mobility as i32, hits as i32)
 }
 
 #[inline(always)]
-fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u128, zone: u128) -> (i32, i32) {
+fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u64, zone: u64) -> (i32, i32) {
     let mut mobility = 0u32;
     let mut hits = 0u32;
     for &d in steps {
         let mut t = from.raw().wrapping_add(d as u8);
         while t & 0x88 == 0 {
-            mobility += (area >> t) as u32 & 1;
-            hits += (zone >> t) as u32 & 1;
+            let b = bit64(t);
+            mobility += (area >> b) as u32 & 1;
+            hits += (zone >> b) as u32 & 1;
             if pos.piece_at(Square::from_index_unchecked(t)).is_some() {
                 break;
             }
