@@ -336,6 +336,17 @@ impl Worker<'_> {
             return if in_check && pos.legal_moves().is_empty() { -MATE + ply as i32 } else { 0 };
         }
         let pv_node = beta - alpha > 1;
+        // One move before the fifty-move limit, the quiet move that standing pat stands for
+        // ends the game in a draw. The evaluation comes before the hash probe although a
+        // stored bound may make it needless: meanwhile the bucket prefetched when the parent
+        // made the move arrives, and most probes would otherwise wait for memory.
+        let stand = if in_check {
+            -INFINITY
+        } else if pos.halfmove_clock() >= 99 {
+            0
+        } else {
+            self.td.evals.evaluate(pos, &mut self.td.pawns)
+        };
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
@@ -346,14 +357,9 @@ impl Worker<'_> {
         }
         let original_alpha = alpha;
         let mut best;
-        let stand;
         if in_check {
             best = -INFINITY;
-            stand = -INFINITY;
         } else {
-            // One move before the fifty-move limit, the quiet move that standing pat stands
-            // for ends the game in a draw.
-            stand = if pos.halfmove_clock() >= 99 { 0 } else { self.td.evals.evaluate(pos, &mut self.td.pawns) };
             if stand >= beta {
                 return stand;
             }
