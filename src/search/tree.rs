@@ -79,6 +79,9 @@ impl Worker<'_> {
             return alpha;
         }
 
+        // Evaluated before the hash probe, though a stored bound may make it needless: as in
+        // quiescence, the prefetched bucket arrives meanwhile.
+        let static_eval = if in_check { -INFINITY } else { self.td.evals.evaluate(pos, &mut self.td.pawns) };
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
@@ -107,7 +110,6 @@ impl Worker<'_> {
             }
         }
 
-        let static_eval = if in_check { -INFINITY } else { self.td.evals.evaluate(pos, &mut self.td.pawns) };
         self.td.stack[ply].eval = static_eval;
         self.td.stack[ply].in_check = in_check;
         let improving =
