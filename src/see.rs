@@ -33,9 +33,31 @@ fn clear_with(pos: &Position, a: Square, b: Square, removed: Removed) -> bool {
 /// The least valuable piece of `by` attacking `to`, skipping `removed` pieces.
 #[inline]
 fn least_attacker(pos: &Position, to: Square, by: Color, removed: Removed) -> Option<(Square, Piece)> {
+    // Pawns are the cheapest attackers, so one found settles it. They attack from the two
+    // squares diagonally behind `to`: looking there spares visiting every pawn. Of two, the
+    // one earlier in the piece list is taken, as the list walk below would take it (which
+    // pawn goes decides which x-rays open).
+    let pawn = Piece::new(by, Kind::Pawn);
+    let behind = to.raw().wrapping_sub(by.forward() as u8);
+    let mut best_pawn: Option<Square> = None;
+    for raw in [behind.wrapping_sub(1), behind.wrapping_add(1)] {
+        if raw & 0x88 == 0 && pos.board[raw as usize] == pawn && removed >> raw & 1 == 0 {
+            let sq = Square::from_index_unchecked(raw);
+            let earlier = match best_pawn {
+                Some(b) => pos.list_index[raw as usize] < pos.list_index[b.index()],
+                None => true,
+            };
+            if earlier {
+                best_pawn = Some(sq);
+            }
+        }
+    }
+    if let Some(sq) = best_pawn {
+        return Some((sq, pawn));
+    }
     let mut best: Option<(Square, Piece)> = None;
     let mut best_value = i32::MAX;
-    for &from in pos.pieces(by) {
+    for &from in pos.officers(by) {
         if removed >> from.raw() & 1 != 0 {
             continue;
         }
