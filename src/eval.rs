@@ -195,6 +195,12 @@ impl EvalCache {
         self.slots.fill(EVAL_NONE as u64);
     }
 
+    /// Starts loading the slot of `key` (see [`crate::tt::TranspositionTable::prefetch`]).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        crate::memory::prefetch(&self.slots[key as usize & (self.slots.len() - 1)]);
+    }
+
     /// [`evaluate_cached`], remembered.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position, pawns: &mut PawnTable) -> i32 {

@@ -11,7 +11,7 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod fen;
-mod hugepages;
+mod memory;
 pub mod movecount;
 pub mod movegen;
 pub mod mv;

@@ -9,7 +9,7 @@
 //! [`score_to_tt`] / [`score_from_tt`] convert, so an entry found at another ply still
 //! reports the right distance to mate.
 
-use crate::hugepages::advise_huge_pages;
+use crate::memory::{advise_huge_pages, prefetch};
 use crate::mv::Move;
 use crate::value::{Bound, TB_WIN_BOUND};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -216,17 +216,7 @@ impl TranspositionTable {
     /// table is far larger than the caches and its probe was the search's second cost.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = &self.buckets[self.index(key)];
-            // SAFETY: a prefetch is only a hint; it reads nothing the program sees and cannot
-            // fault. The pointer is to a live bucket anyway. (The intrinsic is `unsafe` only
-            // because it takes a raw pointer.)
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket as *const i8) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(&self.buckets[self.index(key)]);
     }
 
     #[inline]

@@ -7,7 +7,7 @@
 //! hashing, Hyatt and Mann). A count needs 56 bits (the start position's perft 11 has 53), so
 //! the depth shares its word; a count too large for that is simply not stored.
 
-use crate::hugepages::advise_huge_pages;
+use crate::memory::{advise_huge_pages, prefetch};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Counts at or above this do not fit beside the depth and are not stored.
@@ -80,14 +80,7 @@ impl PerftTable {
     /// Starts loading the bucket of `key` into the cache, for a probe a little later.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is a hint; it reads nothing and cannot fault, whatever the address.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key) as *const Bucket as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(self.bucket(key));
     }
 
     /// Number of entries.

@@ -37,6 +37,14 @@ impl Worker<'_> {
         }
     }
 
+    /// Starts loading what the node after a move asks for first, its evaluation cache slot
+    /// and its hash bucket, while the move's remaining work goes on.
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        self.td.evals.prefetch(key);
+        self.shared.tt.prefetch(key);
+    }
+
     /// Alpha-beta search of `pos` to `depth`; `in_check` tells whether its side to move is.
     pub fn negamax(
         &mut self,
@@ -142,7 +150,7 @@ impl Worker<'_> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let undo = pos.make_null();
-                self.shared.tt.prefetch(pos.key());
+                self.prefetch(pos.key());
                 self.td.stack[ply].mv = Move::NONE;
                 self.td.stack[ply].piece = Piece::NONE;
                 // Passing cannot put the side now to move in check: it was not our move
@@ -193,7 +201,7 @@ impl Worker<'_> {
             }
             let piece = pos.piece_at(m.from());
             let undo = pos.make(m);
-            self.shared.tt.prefetch(pos.key());
+            self.prefetch(pos.key());
             let gives_check = pos.in_check();
             // Futility: a quiet move that does not check cannot lift a hopeless eval.
             if features::FUTILITY
@@ -390,7 +398,7 @@ impl Worker<'_> {
                 }
             }
             let undo = pos.make(m);
-            self.shared.tt.prefetch(pos.key());
+            self.prefetch(pos.key());
             let gives_check = pos.in_check();
             let v = -self.qsearch(pos, -beta, -alpha, ply + 1, gives_check);
             pos.unmake(m, &undo);
