@@ -297,10 +297,13 @@ impl MovePicker {
     fn take_best(&mut self) -> ScoredMove {
         let (cur, end) = (self.cur, self.end);
         let entries = &mut self.list.as_mut_slice()[..end];
+        // The best score so far is held, not read back through `best` each time.
         let mut best = cur;
-        for j in cur + 1..end {
-            if entries[j].score > entries[best].score {
+        let mut best_score = entries[cur].score;
+        for (j, e) in entries.iter().enumerate().skip(cur + 1) {
+            if e.score > best_score {
                 best = j;
+                best_score = e.score;
             }
         }
         entries.swap(cur, best);
