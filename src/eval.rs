@@ -129,8 +129,11 @@ pub struct PawnEntry {
     valid: bool,
     /// White-minus-Black pawn structure score.
     score: Tapered,
-    /// Passed pawns per colour as 0x88 bits.
-    passed: [u128; 2],
+    /// Passed pawns per colour, bit [`Square::index64`] of each.
+    passed: [u64; 2],
+    /// Squares attacked by each colour's pawns (bits as [`Side`]'s): pawns only, so kept
+    /// here rather than found again at every evaluation.
+    pawn_attacks: [u64; 2],
     /// Files holding pawns of each colour (bit f).
     files: [u8; 2],
 }
@@ -350,7 +353,12 @@ fn pawn_structure<T: Trace>(pos: &Position, w: &Weights, t: &mut T) -> PawnEntry
             if their_front == 0 && ranks[us][f] & ahead == 0 {
                 score += w.passed[rr];
                 t.term(Term::Passed(rr), c, 1);
-                e.passed[us] |= 1 << sq.raw();
+                e.passed[us] |= 1 << sq.index64();
+            }
+            for d in [c.forward() - 1, c.forward() + 1] {
+                if let Some(t) = sq.offset(d) {
+                    e.pawn_attacks[us] |= 1 << bit64(t.raw());
+                }
             }
         }
         e.score += score * sign(c);
@@ -427,13 +435,7 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
         for &sq in pos.pieces(c) {
             side.occupied |= 1 << bit64(sq.raw());
         }
-        for &sq in pos.pawns(c) {
-            for d in [c.forward() - 1, c.forward() + 1] {
-                if let Some(t) = sq.offset(d) {
-                    side.pawn_attacks |= 1 << bit64(t.raw());
-                }
-            }
-        }
+        side.pawn_attacks = pawn_entry.pawn_attacks[c.index()];
         let k = pos.king(c);
         side.king_zone |= 1 << bit64(k.raw());
         for d in KING_STEPS {
@@ -511,9 +513,8 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
         // square and the enemy king far from it.
         let mut passed = pawn_entry.passed[us];
         while passed != 0 {
-            let raw = passed.trailing_zeros() as u8;
+            let sq = Square::from_index64(passed.trailing_zeros() as usize);
             passed &= passed - 1;
-            let sq = Square::from_index_unchecked(raw);
             let rr = rel_rank(sq, c) as usize;
             if let Some(stop) = sq.offset(c.forward()) {
                 let prox = 5 * distance(pos.king(c.flip()), stop) - 2 * distance(pos.king(c), stop);
