@@ -380,7 +380,7 @@ struct Side {
 /// The bit of the 0x88 square `raw` in a 64-square set (rank * 8 + file, as
 /// [`Square::index64`]).
 #[inline(always)]
-fn bit64(raw: u8) -> u32 {
+const fn bit64(raw: u8) -> u32 {
     ((raw >> 4) * 8 + (raw & 7)) as u32
 }
 
@@ -436,13 +436,7 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
             side.occupied |= 1 << bit64(sq.raw());
         }
         side.pawn_attacks = pawn_entry.pawn_attacks[c.index()];
-        let k = pos.king(c);
-        side.king_zone |= 1 << bit64(k.raw());
-        for d in KING_STEPS {
-            if let Some(t) = k.offset(d) {
-                side.king_zone |= 1 << bit64(t.raw());
-            }
-        }
+        side.king_zone = KING_ZONE[pos.king(c).index64()];
     }
 
     for c in [Color::White, Color::Black] {
@@ -464,7 +458,10 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
                 t.term(Term::PawnThreat, c, 1);
             }
             let (mobility, zone_hits) = match kind {
-                Kind::Knight => leaper_reach(sq, &KNIGHT_STEPS, area, enemy_zone),
+                Kind::Knight => {
+                    let reach = KNIGHT_REACH[sq.index64()];
+                    ((reach & area).count_ones() as i32, (reach & enemy_zone).count_ones() as i32)
+                }
                 Kind::Bishop => {
                     bishops += 1;
                     slider_reach(pos, sq, &BISHOP_STEPS, area, enemy_zone)
@@ -606,20 +603,32 @@ fn opposite_bishops(pos: &Position) -> bool {
     colors[0] != colors[1]
 }
 
-#[inline(always)]
-fn leaper_reach(from: Square, steps: &[i8; 8], area: u64, zone: u64) -> (i32, i32) {
-    let mut mobility = 0u32;
-    let mut hits = 0u32;
-    for &d in steps {
-        let t = from.raw().wrapping_add(d as u8);
-        if t & 0x88 == 0 {
-            let b = bit64(t);
-            mobility += (area >> b) as u32 & 1;
-            hits += (zone >> b) as u32 & 1;
+/// The squares `steps` lead to from each square (by [`Square::index64`]), as 64-bit sets,
+/// and the square itself when `with_self`: a knight's reach and a king's zone are then one
+/// look-up instead of eight steps.
+const fn leaper_sets(steps: [i8; 8], with_self: bool) -> [u64; 64] {
+    let mut sets = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        let from = Square::from_index64(i);
+        if with_self {
+            sets[i] |= 1 << bit64(from.raw());
         }
+        let mut k = 0;
+        while k < 8 {
+            if let Some(t) = from.offset(steps[k]) {
+                sets[i] |= 1 << bit64(t.raw());
+            }
+            k += 1;
+        }
+        i += 1;
     }
-    (mobility as i32, hits as i32)
+    sets
 }
+
+const KNIGHT_REACH: [u64; 64] = leaper_sets(KNIGHT_STEPS, false);
+/// The 3x3 zone around a king.
+const KING_ZONE: [u64; 64] = leaper_sets(KING_STEPS, true);
 
 #[inline(always)]
 fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u64, zone: u64) -> (i32, i32) {
