@@ -1,6 +1,5 @@
-//! Hints about the memory of the hash tables: to the kernel, how to back the large ones
-//! (the search's transposition table, the perft table); to the processor, what to load
-//! before it is needed.
+//! Hints about the memory of the hash tables: to the kernel, how to back a large one (the
+//! perft table); to the processor, what to load before it is needed.
 
 /// Asks Linux to back the (still untouched) memory of a large table with 2 MB pages: probes
 /// land all over the table, and with 4 KB pages nearly every one would also miss the TLB.
