@@ -31,7 +31,15 @@ pub struct OrderTables {
     pub killers: [[Move; 2]; MAX_PLY + 2],
     /// Reply that refuted the opponent's move: [moved piece][to64].
     counter: Box<[[Move; 64]; 12]>,
+    /// Continuation history: how a quiet move (piece, to) fared after the move (piece, to)
+    /// one or two plies earlier, flattened [earlier piece][earlier to][piece][to].
+    continuation: Vec<i32>,
 }
+
+/// Where a move's row of the continuation history starts (see [`OrderTables::continuation_row`]).
+pub type ContRow = Option<usize>;
+
+const CONT_ROW: usize = 12 * 64;
 
 impl Default for OrderTables {
     fn default() -> Self {
@@ -39,6 +47,7 @@ impl Default for OrderTables {
             history: Box::new([[[0; 64]; 64]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             counter: Box::new([[Move::NONE; 64]; 12]),
+            continuation: vec![0; CONT_ROW * CONT_ROW],
         }
     }
 }
@@ -73,6 +82,25 @@ impl OrderTables {
         self.history[side][m.from().index64()][m.to().index64()]
     }
 
+    /// The row of the continuation history that follows `m` played by `piece` (none after a
+    /// null move).
+    #[inline(always)]
+    pub fn continuation_row(piece: Piece, m: Move) -> ContRow {
+        (!m.is_none() && piece.is_some()).then(|| (piece.index() * 64 + m.to().index64()) * CONT_ROW)
+    }
+
+    /// A quiet move's score: its history, and how it fared after each of the two moves
+    /// before it.
+    #[inline(always)]
+    pub fn quiet_score(&self, side: usize, piece: Piece, m: Move, rows: &[ContRow; 2]) -> i32 {
+        let col = piece.index() * 64 + m.to().index64();
+        let mut score = self.history(side, m);
+        for row in rows.iter().flatten() {
+            score += self.continuation[row + col];
+        }
+        score
+    }
+
     #[inline(always)]
     pub fn counter(&self, (prev_piece, prev): (Piece, Move)) -> Move {
         if prev.is_none() || prev_piece.is_none() {
@@ -90,21 +118,25 @@ impl OrderTables {
     }
 
     /// A quiet move caused a beta cut-off: reward it, penalise the quiets tried before it.
-    /// `prev` is the opponent's last move and the piece it moved (for the counter-move).
+    /// `prev` is the opponent's last move and the piece it moved (for the counter-move);
+    /// `rows` are the continuation rows of the two moves before this node's.
+    #[allow(clippy::too_many_arguments)]
     pub fn reward_quiet(
         &mut self,
-        side: usize,
+        pos: &Position,
         ply: usize,
         depth: i32,
         best: Move,
         tried: &[Move],
         (prev_piece, prev): (Piece, Move),
+        rows: &[ContRow; 2],
     ) {
+        let side = pos.side_to_move().index();
         let bonus = (depth * depth + depth).min(1200);
-        Self::nudge(&mut self.history[side][best.from().index64()][best.to().index64()], bonus);
+        self.nudge_quiet(pos, side, best, rows, bonus);
         for &m in tried {
             if m != best {
-                Self::nudge(&mut self.history[side][m.from().index64()][m.to().index64()], -bonus);
+                self.nudge_quiet(pos, side, m, rows, -bonus);
             }
         }
         if self.killers[ply][0] != best {
@@ -113,6 +145,17 @@ impl OrderTables {
         }
         if !prev.is_none() && prev_piece.is_some() {
             self.counter[prev_piece.index()][prev.to().index64()] = best;
+        }
+    }
+}
+
+impl OrderTables {
+    #[inline(always)]
+    fn nudge_quiet(&mut self, pos: &Position, side: usize, m: Move, rows: &[ContRow; 2], bonus: i32) {
+        Self::nudge(&mut self.history[side][m.from().index64()][m.to().index64()], bonus);
+        let col = pos.piece_at(m.from()).index() * 64 + m.to().index64();
+        for row in rows.iter().flatten() {
+            Self::nudge(&mut self.continuation[row + col], bonus);
         }
     }
 }

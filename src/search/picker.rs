@@ -19,6 +19,7 @@
 //! are generated at once and handed out by [`list_score`], the order the root starts from.
 
 use super::ordering::{
+    ContRow,
     list_score, mvv_lva, tactical_score, OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE, KILLER_1, KILLER_2,
 };
 use crate::attacks::Threats;
@@ -94,6 +95,8 @@ pub struct MovePicker {
     /// Losing captures are moved to `list[..bad_end]` as stage 2 meets them.
     bad_end: usize,
     skip_quiets: bool,
+    /// Continuation-history rows of the two moves before this node.
+    rows: [ContRow; 2],
 }
 
 impl MovePicker {
@@ -111,6 +114,7 @@ impl MovePicker {
             end: 0,
             bad_end: 0,
             skip_quiets: false,
+            rows: [None; 2],
         }
     }
 
@@ -127,7 +131,14 @@ impl MovePicker {
             end: 0,
             bad_end: 0,
             skip_quiets: false,
+            rows: [None; 2],
         }
+    }
+
+    /// Quiet moves are ordered also by how they fared after the two moves before them.
+    pub fn with_continuations(mut self, rows: [ContRow; 2]) -> MovePicker {
+        self.rows = rows;
+        self
     }
 
     /// From now on, hand out no more quiet moves (captures still come).
@@ -201,8 +212,9 @@ impl MovePicker {
                     let start = self.list.len;
                     pos.generate_with::<{ gen::QUIET }, ScoredList>(&self.threats, &mut self.list);
                     let side = pos.side_to_move().index();
+                    let rows = self.rows;
                     for entry in &mut self.list.as_mut_slice()[start..] {
-                        entry.score = order.history(side, entry.mv);
+                        entry.score = order.quiet_score(side, pos.piece_at(entry.mv.from()), entry.mv, &rows);
                     }
                     (self.cur, self.end) = (start, self.list.len);
                     self.stage = Stage::Quiets;
@@ -288,7 +300,7 @@ impl MovePicker {
         } else if m == self.counter {
             COUNTER
         } else {
-            order.history(side, m)
+            order.quiet_score(side, pos.piece_at(m.from()), m, &self.rows)
         }
     }
 

@@ -4,7 +4,7 @@
 //! learns it when it makes the move), so no node works it out again.
 
 use super::features;
-use super::ordering::COUNTER;
+use super::ordering::{OrderTables, COUNTER};
 use super::picker::MovePicker;
 use super::worker::{TreeProbe, Worker};
 use super::SharedControl;
@@ -175,8 +175,17 @@ impl Worker<'_> {
 
         let prev = self.td.stack[ply - 1];
         let counter = self.td.order.counter((prev.piece, prev.mv));
-        let mut picker = MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter);
-        let side = pos.side_to_move().index();
+        let rows = [
+            OrderTables::continuation_row(prev.piece, prev.mv),
+            if ply >= 2 {
+                let f = self.td.stack[ply - 2];
+                OrderTables::continuation_row(f.piece, f.mv)
+            } else {
+                None
+            },
+        ];
+        let mut picker =
+            MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter).with_continuations(rows);
 
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
@@ -245,7 +254,7 @@ impl Worker<'_> {
                     if order_score >= COUNTER {
                         r -= 1; // killers and counter-move
                     } else if quiet {
-                        r -= order_score / 6000;
+                        r -= order_score / 10000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -271,7 +280,7 @@ impl Worker<'_> {
                     if v >= beta {
                         if quiet {
                             let tried = &quiets[..quiet_count];
-                            self.td.order.reward_quiet(side, ply, depth, m, tried, (prev.piece, prev.mv));
+                            self.td.order.reward_quiet(pos, ply, depth, m, tried, (prev.piece, prev.mv), &rows);
                         }
                         break;
                     }
