@@ -132,7 +132,7 @@ impl OrderTables {
         rows: &[ContRow; 2],
     ) {
         let side = pos.side_to_move().index();
-        let bonus = (depth * depth + depth).min(1200);
+        let bonus = (16 * depth * depth + 32 * depth).min(1600);
         self.nudge_quiet(pos, side, best, rows, bonus);
         for &m in tried {
             if m != best {

@@ -254,7 +254,7 @@ impl Worker<'_> {
                     if order_score >= COUNTER {
                         r -= 1; // killers and counter-move
                     } else if quiet {
-                        r -= order_score / 10000;
+                        r -= order_score / 8000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
