@@ -195,4 +195,5 @@ mod features {
     pub const LMR: bool = true;
     pub const CHECK_EXTENSION: bool = true;
     pub const ASPIRATION: bool = true;
+    pub const QUIET_SEE_PRUNING: bool = true;
 }

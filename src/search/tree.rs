@@ -208,10 +208,23 @@ impl Worker<'_> {
                     continue;
                 }
             }
+            // A quiet move that loses material by exchange at low depth is left unsearched
+            // unless it checks (decided after the move is made).
+            let losing_quiet = features::QUIET_SEE_PRUNING
+                && quiet
+                && !pv_node
+                && !in_check
+                && best > -MATE_BOUND
+                && depth <= 8
+                && !crate::see::see_ge(pos, m, -20 * depth * depth);
             let piece = pos.piece_at(m.from());
             let undo = pos.make(m);
             self.prefetch(pos.key());
             let gives_check = pos.in_check();
+            if losing_quiet && !gives_check {
+                pos.unmake(m, &undo);
+                continue;
+            }
             // Futility: a quiet move that does not check cannot lift a hopeless eval.
             if features::FUTILITY
                 && quiet
