@@ -63,9 +63,7 @@ impl Position {
     #[inline(always)]
     pub fn pawn_attacks(&self, target: Square, by: Color) -> bool {
         let pawn = Piece::new(by, crate::piece::Kind::Pawn);
-        let behind = target.raw().wrapping_sub(by.forward() as u8);
-        self.board[behind.wrapping_sub(1) as usize] == pawn && behind.wrapping_sub(1) & 0x88 == 0
-            || self.board[behind.wrapping_add(1) as usize] == pawn && behind.wrapping_add(1) & 0x88 == 0
+        pawn_origins(target, by).iter().any(|&raw| raw & 0x88 == 0 && self.board[raw as usize] == pawn)
     }
 
     /// Like [`Position::is_attacked`], but the squares `a` and `b` count as empty (a king
@@ -177,6 +175,14 @@ impl Position {
         }
         self.threats().pin_step[self.list_index[sq.index()] as usize]
     }
+}
+
+/// The two squares (raw 0x88 indices, either may be off the board) from which a pawn of `by`
+/// attacks `target`: diagonally behind it, as `by` sees it.
+#[inline(always)]
+pub(crate) fn pawn_origins(target: Square, by: Color) -> [u8; 2] {
+    let behind = target.raw().wrapping_sub(by.forward() as u8);
+    [behind.wrapping_sub(1), behind.wrapping_add(1)]
 }
 
 /// The naive alternative the tables replace: scan every ray out of `target` for an attacker.

@@ -357,7 +357,7 @@ fn pawn_structure<T: Trace>(pos: &Position, w: &Weights, t: &mut T) -> PawnEntry
             }
             for d in [c.forward() - 1, c.forward() + 1] {
                 if let Some(t) = sq.offset(d) {
-                    e.pawn_attacks[us] |= 1 << bit64(t.raw());
+                    e.pawn_attacks[us] |= 1 << t.index64();
                 }
             }
         }
@@ -367,21 +367,14 @@ fn pawn_structure<T: Trace>(pos: &Position, w: &Weights, t: &mut T) -> PawnEntry
 }
 
 /// Per-colour facts gathered in one pass, used by several terms. Square sets are 64-bit,
-/// bit [`bit64`] of a square: tested once per square a piece reaches, a `u64` shift is
-/// cheaper than the `u128` one the 0x88 numbering would need.
+/// bit [`Square::index64`] of a square: tested once per square a piece reaches, a `u64`
+/// shift is cheaper than the `u128` one the 0x88 numbering would need.
 struct Side {
     /// Squares attacked by this colour's pawns.
     pawn_attacks: u64,
     /// The 3x3 zone around this colour's king.
     king_zone: u64,
     occupied: u64,
-}
-
-/// The bit of the 0x88 square `raw` in a 64-square set (rank * 8 + file, as
-/// [`Square::index64`]).
-#[inline(always)]
-const fn bit64(raw: u8) -> u32 {
-    ((raw >> 4) * 8 + (raw & 7)) as u32
 }
 
 #[inline(always)]
@@ -433,7 +426,7 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
     for c in [Color::White, Color::Black] {
         let side = &mut sides[c.index()];
         for &sq in pos.pieces(c) {
-            side.occupied |= 1 << bit64(sq.raw());
+            side.occupied |= 1 << sq.index64();
         }
         side.pawn_attacks = pawn_entry.pawn_attacks[c.index()];
         side.king_zone = KING_ZONE[pos.king(c).index64()];
@@ -453,7 +446,7 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
         for &sq in &pos.officers(c)[1..] {
             let p = pos.piece_at(sq);
             let kind = p.kind();
-            if (sides[them].pawn_attacks >> bit64(sq.raw())) & 1 != 0 {
+            if (sides[them].pawn_attacks >> sq.index64()) & 1 != 0 {
                 score += w.pawn_threat;
                 t.term(Term::PawnThreat, c, 1);
             }
@@ -612,12 +605,12 @@ const fn leaper_sets(steps: [i8; 8], with_self: bool) -> [u64; 64] {
     while i < 64 {
         let from = Square::from_index64(i);
         if with_self {
-            sets[i] |= 1 << bit64(from.raw());
+            sets[i] |= 1 << from.index64();
         }
         let mut k = 0;
         while k < 8 {
             if let Some(t) = from.offset(steps[k]) {
-                sets[i] |= 1 << bit64(t.raw());
+                sets[i] |= 1 << t.index64();
             }
             k += 1;
         }
@@ -637,10 +630,11 @@ fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u64, zone: 
     for &d in steps {
         let mut t = from.raw().wrapping_add(d as u8);
         while t & 0x88 == 0 {
-            let b = bit64(t);
+            let sq = Square::from_index_unchecked(t);
+            let b = sq.index64();
             mobility += (area >> b) as u32 & 1;
             hits += (zone >> b) as u32 & 1;
-            if pos.piece_at(Square::from_index_unchecked(t)).is_some() {
+            if pos.piece_at(sq).is_some() {
                 break;
             }
             t = t.wrapping_add(d as u8);

@@ -6,6 +6,7 @@
 //! `STEP` towards it, where squares of pieces already used in the exchange count as empty —
 //! which is how x-ray attackers behind them join in. Pins are ignored (as usual for SEE).
 
+use crate::attacks::pawn_origins;
 use crate::mv::Move;
 use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::Position;
@@ -38,9 +39,8 @@ fn least_attacker(pos: &Position, to: Square, by: Color, removed: Removed) -> Op
     // one earlier in the piece list is taken, as the list walk below would take it (which
     // pawn goes decides which x-rays open).
     let pawn = Piece::new(by, Kind::Pawn);
-    let behind = to.raw().wrapping_sub(by.forward() as u8);
     let mut best_pawn: Option<Square> = None;
-    for raw in [behind.wrapping_sub(1), behind.wrapping_add(1)] {
+    for raw in pawn_origins(to, by) {
         if raw & 0x88 == 0 && pos.board[raw as usize] == pawn && removed >> raw & 1 == 0 {
             let sq = Square::from_index_unchecked(raw);
             let earlier = match best_pawn {

@@ -41,6 +41,13 @@ pub type ContRow = Option<usize>;
 
 const CONT_ROW: usize = 12 * 64;
 
+/// A move's index among the `CONT_ROW` (piece, destination) pairs, both as the earlier move
+/// that picks a row and as the move scored in it.
+#[inline(always)]
+fn piece_to(piece: Piece, m: Move) -> usize {
+    piece.index() * 64 + m.to().index64()
+}
+
 impl Default for OrderTables {
     fn default() -> Self {
         OrderTables {
@@ -86,14 +93,14 @@ impl OrderTables {
     /// null move).
     #[inline(always)]
     pub fn continuation_row(piece: Piece, m: Move) -> ContRow {
-        (!m.is_none() && piece.is_some()).then(|| (piece.index() * 64 + m.to().index64()) * CONT_ROW)
+        (!m.is_none() && piece.is_some()).then(|| piece_to(piece, m) * CONT_ROW)
     }
 
     /// A quiet move's score: its history, and how it fared after each of the two moves
     /// before it.
     #[inline(always)]
     pub fn quiet_score(&self, side: usize, piece: Piece, m: Move, rows: &[ContRow; 2]) -> i32 {
-        let col = piece.index() * 64 + m.to().index64();
+        let col = piece_to(piece, m);
         let mut score = self.history(side, m);
         for row in rows.iter().flatten() {
             score += self.continuation[row + col];
@@ -115,6 +122,16 @@ impl OrderTables {
     #[inline(always)]
     fn nudge(entry: &mut i32, bonus: i32) {
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Moves a quiet move's history and its continuation entries by `bonus`.
+    #[inline(always)]
+    fn nudge_quiet(&mut self, pos: &Position, side: usize, m: Move, rows: &[ContRow; 2], bonus: i32) {
+        Self::nudge(&mut self.history[side][m.from().index64()][m.to().index64()], bonus);
+        let col = piece_to(pos.piece_at(m.from()), m);
+        for row in rows.iter().flatten() {
+            Self::nudge(&mut self.continuation[row + col], bonus);
+        }
     }
 
     /// A quiet move caused a beta cut-off: reward it, penalise the quiets tried before it.
@@ -145,17 +162,6 @@ impl OrderTables {
         }
         if !prev.is_none() && prev_piece.is_some() {
             self.counter[prev_piece.index()][prev.to().index64()] = best;
-        }
-    }
-}
-
-impl OrderTables {
-    #[inline(always)]
-    fn nudge_quiet(&mut self, pos: &Position, side: usize, m: Move, rows: &[ContRow; 2], bonus: i32) {
-        Self::nudge(&mut self.history[side][m.from().index64()][m.to().index64()], bonus);
-        let col = pos.piece_at(m.from()).index() * 64 + m.to().index64();
-        for row in rows.iter().flatten() {
-            Self::nudge(&mut self.continuation[row + col], bonus);
         }
     }
 }

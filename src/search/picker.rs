@@ -19,8 +19,7 @@
 //! are generated at once and handed out by [`list_score`], the order the root starts from.
 
 use super::ordering::{
-    ContRow,
-    list_score, mvv_lva, tactical_score, OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE, KILLER_1, KILLER_2,
+    list_score, mvv_lva, tactical_score, ContRow, OrderTables, COUNTER, GOOD_CAPTURE, HASH_MOVE, KILLER_1, KILLER_2,
 };
 use crate::attacks::Threats;
 use crate::movegen::{gen, MoveSink};

@@ -184,8 +184,7 @@ impl Worker<'_> {
                 None
             },
         ];
-        let mut picker =
-            MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter).with_continuations(rows);
+        let mut picker = MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter).with_continuations(rows);
 
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
