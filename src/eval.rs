@@ -51,23 +51,23 @@ pub struct Weights {
 }
 
 pub const WEIGHTS: Weights = Weights {
-    doubled: s(-8, -1),
-    isolated: s(-13, -14),
+    doubled: s(-14, -4),
+    isolated: s(-10, -16),
     backward: s(-2, -24),
-    connected: [s(0, 0), s(3, 2), s(9, 9), s(7, 11), s(5, 32), s(28, 64), s(108, 57), s(0, 0)],
-    passed: [s(0, 0), s(5, 24), s(-11, 31), s(11, 25), s(21, 30), s(52, 42), s(48, 42), s(0, 0)],
-    passed_king: [s(0, 0), s(0, 0), s(0, 1), s(-2, 4), s(-1, 7), s(-1, 10), s(2, 14), s(0, 0)],
-    passed_blocked: s(-14, -14),
-    mobility: [s(0, 0), s(5, 3), s(4, 5), s(4, 4), s(2, 3), s(0, 0)],
-    bishop_pair: s(29, 47),
-    rook_open: s(30, 1),
-    rook_semi_open: s(17, 16),
+    connected: [s(0, 0), s(3, 1), s(12, 3), s(9, 10), s(12, 27), s(36, 63), s(94, 63), s(0, 0)],
+    passed: [s(0, 0), s(4, 25), s(2, 23), s(8, 21), s(16, 37), s(72, 46), s(73, 26), s(0, 0)],
+    passed_king: [s(0, 0), s(-1, 0), s(-1, 1), s(-1, 4), s(-1, 6), s(-2, 10), s(3, 12), s(0, 0)],
+    passed_blocked: s(-8, -13),
+    mobility: [s(0, 0), s(5, 4), s(4, 4), s(3, 3), s(2, 3), s(0, 0)],
+    bishop_pair: s(28, 53),
+    rook_open: s(40, -7),
+    rook_semi_open: s(19, 16),
     tempo: 10,
-    attack_units: [0, 3, 2, 2, 4, 0],
-    shield_missing: s(-17, -2),
-    shield_advanced: s(-10, -2),
-    king_open_file: s(-15, 0),
-    pawn_threat: s(-38, -49),
+    attack_units: [0, 2, 2, 1, 4, 0],
+    shield_missing: s(-17, 4),
+    shield_advanced: s(-7, 2),
+    king_open_file: s(-24, 5),
+    pawn_threat: s(-41, -51),
 };
 
 /// The tempo bonus of the side to move (symmetric positions evaluate to this).

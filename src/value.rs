@@ -114,7 +114,7 @@ const fn v(nominal: i32, mg: i32, eg: i32) -> PieceValue {
 
 /// Per kind: pawn, knight, bishop, rook, queen, king.
 pub const PIECE_VALUES: [PieceValue; 6] =
-    [v(100, 84, 113), v(320, 331, 310), v(330, 340, 349), v(500, 432, 600), v(950, 1169, 966), v(20_000, 0, 0)];
+    [v(100, 86, 109), v(320, 333, 329), v(330, 342, 365), v(500, 451, 612), v(950, 1204, 993), v(20_000, 0, 0)];
 
 /// The nominal value of a kind.
 #[inline(always)]
