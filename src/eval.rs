@@ -10,6 +10,8 @@
 //! - mobility: squares each piece reaches along the move-generation steps, not counting
 //!   squares held by own pieces or attacked by enemy pawns;
 //! - king safety: attack units on the squares around the king, and the pawn shield;
+//! - threats: pieces attacked by pawns, by minor pieces, a queen by a rook, pieces attacked
+//!   and not defended, and pawn pushes to safe squares that would attack a piece;
 //! - bishop pair, rooks on open and semi-open files;
 //! - end-game knowledge: insufficient material, drawish material without pawns, opposite
 //!   bishops, and "mop-up" (drive the bare king to the edge) for KRK/KQK-like endings.
@@ -46,28 +48,40 @@ pub struct Weights {
     pub shield_missing: Tapered,
     pub shield_advanced: Tapered,
     pub king_open_file: Tapered,
-    /// A knight, bishop, rook or queen attacked by an enemy pawn.
-    pub pawn_threat: Tapered,
+    /// An enemy knight, bishop, rook or queen (index 1..=4) attacked by one of our pawns.
+    pub pawn_threat: [Tapered; 6],
+    /// An enemy knight, bishop, rook or queen attacked by one of our knights or bishops.
+    pub minor_threat: [Tapered; 6],
+    /// The enemy queen attacked by one of our rooks.
+    pub rook_threat: Tapered,
+    /// An enemy piece (not pawn or king) that we attack and no enemy unit defends.
+    pub hanging: Tapered,
+    /// An enemy piece that one of our pawns would attack after a push to a safe square.
+    pub push_threat: Tapered,
 }
 
 pub const WEIGHTS: Weights = Weights {
     doubled: s(-14, -4),
-    isolated: s(-10, -16),
+    isolated: s(-9, -17),
     backward: s(-2, -24),
-    connected: [s(0, 0), s(3, 1), s(12, 3), s(9, 10), s(12, 27), s(36, 63), s(94, 63), s(0, 0)],
-    passed: [s(0, 0), s(4, 25), s(2, 23), s(8, 21), s(16, 37), s(72, 46), s(73, 26), s(0, 0)],
-    passed_king: [s(0, 0), s(-1, 0), s(-1, 1), s(-1, 4), s(-1, 6), s(-2, 10), s(3, 12), s(0, 0)],
-    passed_blocked: s(-8, -13),
-    mobility: [s(0, 0), s(5, 4), s(4, 4), s(3, 3), s(2, 3), s(0, 0)],
-    bishop_pair: s(28, 53),
-    rook_open: s(40, -7),
+    connected: [s(0, 0), s(3, 1), s(11, 3), s(8, 10), s(12, 27), s(36, 62), s(93, 63), s(0, 0)],
+    passed: [s(0, 0), s(4, 25), s(0, 23), s(7, 21), s(15, 37), s(71, 47), s(71, 26), s(0, 0)],
+    passed_king: [s(0, 0), s(0, 0), s(-1, 1), s(-1, 4), s(-1, 6), s(-2, 10), s(3, 12), s(0, 0)],
+    passed_blocked: s(-7, -13),
+    mobility: [s(0, 0), s(4, 4), s(4, 5), s(3, 3), s(2, 3), s(0, 0)],
+    bishop_pair: s(27, 50),
+    rook_open: s(40, -8),
     rook_semi_open: s(19, 16),
     tempo: 10,
-    attack_units: [0, 2, 2, 1, 4, 0],
+    attack_units: [0, 2, 2, 2, 4, 0],
     shield_missing: s(-17, 4),
-    shield_advanced: s(-7, 2),
+    shield_advanced: s(-6, 2),
     king_open_file: s(-24, 5),
-    pawn_threat: s(-41, -51),
+    pawn_threat: [s(0, 0), s(42, 44), s(42, 50), s(52, 22), s(33, 22), s(0, 0)],
+    minor_threat: [s(0, 0), s(9, 24), s(24, 22), s(37, 19), s(27, 22), s(0, 0)],
+    rook_threat: s(44, 42),
+    hanging: s(9, 21),
+    push_threat: s(15, 8),
 };
 
 /// The tempo bonus of the side to move (symmetric positions evaluate to this).
@@ -94,7 +108,13 @@ pub enum Term {
     BishopPair,
     RookOpen,
     RookSemiOpen,
-    PawnThreat,
+    /// An enemy piece of a kind attacked by a pawn.
+    PawnThreat(Kind),
+    /// An enemy piece of a kind attacked by a knight or bishop.
+    MinorThreat(Kind),
+    RookThreat,
+    Hanging,
+    PushThreat,
     ShieldMissing,
     ShieldAdvanced,
     KingOpenFile,
@@ -375,6 +395,18 @@ struct Side {
     /// The 3x3 zone around this colour's king.
     king_zone: u64,
     occupied: u64,
+    pawns: u64,
+    /// Squares attacked by this colour's knights and bishops.
+    minor_attacks: u64,
+    /// Squares attacked by this colour's rooks.
+    rook_attacks: u64,
+    /// Squares attacked by anything of this colour, king and pawns included.
+    attacks: u64,
+}
+
+impl Side {
+    const EMPTY: Side =
+        Side { pawn_attacks: 0, king_zone: 0, occupied: 0, pawns: 0, minor_attacks: 0, rook_attacks: 0, attacks: 0 };
 }
 
 #[inline(always)]
@@ -421,15 +453,20 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
         }
     }
 
-    let mut sides =
-        [Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }, Side { pawn_attacks: 0, king_zone: 0, occupied: 0 }];
+    let mut sides = [Side::EMPTY, Side::EMPTY];
     for c in [Color::White, Color::Black] {
         let side = &mut sides[c.index()];
-        for &sq in pos.pieces(c) {
+        for &sq in pos.officers(c) {
             side.occupied |= 1 << sq.index64();
         }
+        for &sq in pos.pawns(c) {
+            side.pawns |= 1 << sq.index64();
+        }
+        side.occupied |= side.pawns;
         side.pawn_attacks = pawn_entry.pawn_attacks[c.index()];
-        side.king_zone = KING_ZONE[pos.king(c).index64()];
+        let king = pos.king(c).index64();
+        side.king_zone = KING_ZONE[king];
+        side.attacks = side.pawn_attacks | (KING_ZONE[king] & !(1 << king));
     }
 
     for c in [Color::White, Color::Black] {
@@ -443,21 +480,21 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
         let mut bishops = 0;
         let mut hits = [0; 6];
         // Pieces other than king and pawns: the king leads the officers, the pawns follow them.
+        let (mut minor_attacks, mut rook_attacks, mut attacks) = (0u64, 0u64, 0u64);
         for &sq in &pos.officers(c)[1..] {
             let p = pos.piece_at(sq);
             let kind = p.kind();
-            if (sides[them].pawn_attacks >> sq.index64()) & 1 != 0 {
-                score += w.pawn_threat;
-                t.term(Term::PawnThreat, c, 1);
-            }
-            let (mobility, zone_hits) = match kind {
+            let reach = match kind {
                 Kind::Knight => {
                     let reach = KNIGHT_REACH[sq.index64()];
-                    ((reach & area).count_ones() as i32, (reach & enemy_zone).count_ones() as i32)
+                    minor_attacks |= reach;
+                    reach
                 }
                 Kind::Bishop => {
                     bishops += 1;
-                    slider_reach(pos, sq, &BISHOP_STEPS, area, enemy_zone)
+                    let reach = slider_reach(pos, sq, &BISHOP_STEPS);
+                    minor_attacks |= reach;
+                    reach
                 }
                 Kind::Rook => {
                     let file_bit = 1u8 << sq.file();
@@ -468,18 +505,20 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
                         score += w.rook_semi_open;
                         t.term(Term::RookSemiOpen, c, 1);
                     }
-                    slider_reach(pos, sq, &ROOK_STEPS, area, enemy_zone)
+                    let reach = slider_reach(pos, sq, &ROOK_STEPS);
+                    rook_attacks |= reach;
+                    reach
                 }
-                Kind::Queen => {
-                    let (m1, z1) = slider_reach(pos, sq, &BISHOP_STEPS, area, enemy_zone);
-                    let (m2, z2) = slider_reach(pos, sq, &ROOK_STEPS, area, enemy_zone);
-                    (m1 + m2, z1 + z2)
-                }
+                Kind::Queen => slider_reach(pos, sq, &BISHOP_STEPS) | slider_reach(pos, sq, &ROOK_STEPS),
                 _ => continue,
             };
+            attacks |= reach;
+            let mobility = (reach & area).count_ones() as i32;
             score += w.mobility[kind.index()] * (mobility - MOBILITY_BASE[kind.index()]);
             t.term(Term::Mobility(kind), c, mobility - MOBILITY_BASE[kind.index()]);
-            if zone_hits > 0 {
+            let zone = reach & enemy_zone;
+            if zone != 0 {
+                let zone_hits = zone.count_ones() as i32;
                 attackers += 1;
                 attack_units += w.attack_units[kind.index()] * zone_hits;
                 if T::ON {
@@ -517,6 +556,15 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
             }
         }
         total += score * sign(c);
+        let side = &mut sides[us];
+        side.minor_attacks = minor_attacks;
+        side.rook_attacks = rook_attacks;
+        side.attacks |= attacks;
+    }
+
+    // Threats, now that both colours' attacks are known.
+    for c in [Color::White, Color::Black] {
+        total += threats(pos, c, &sides[c.index()], &sides[c.flip().index()], w, t) * sign(c);
     }
 
     // Blend by phase.
@@ -623,24 +671,88 @@ const KNIGHT_REACH: [u64; 64] = leaper_sets(KNIGHT_STEPS, false);
 /// The 3x3 zone around a king.
 const KING_ZONE: [u64; 64] = leaper_sets(KING_STEPS, true);
 
+/// The squares a slider on `from` attacks along `steps` (up to and including the first
+/// piece on each line).
 #[inline(always)]
-fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4], area: u64, zone: u64) -> (i32, i32) {
-    let mut mobility = 0u32;
-    let mut hits = 0u32;
+fn slider_reach(pos: &Position, from: Square, steps: &[i8; 4]) -> u64 {
+    let mut reach = 0u64;
     for &d in steps {
         let mut t = from.raw().wrapping_add(d as u8);
         while t & 0x88 == 0 {
             let sq = Square::from_index_unchecked(t);
-            let b = sq.index64();
-            mobility += (area >> b) as u32 & 1;
-            hits += (zone >> b) as u32 & 1;
+            reach |= 1 << sq.index64();
             if pos.piece_at(sq).is_some() {
                 break;
             }
             t = t.wrapping_add(d as u8);
         }
     }
-    (mobility as i32, hits as i32)
+    reach
+}
+
+/// Files a and h as 64-bit sets (bit [`Square::index64`]).
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// The squares the pawns of `c` on `pawns` attack.
+#[inline(always)]
+fn pawn_attacks_of(pawns: u64, c: Color) -> u64 {
+    // Index 0 is a8: White moves to lower indices, Black to higher.
+    match c {
+        Color::White => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+        Color::Black => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+    }
+}
+
+/// Threats by `c` (`us`) against the other colour (`them`), in `c`'s favour.
+#[inline(always)]
+fn threats<T: Trace>(pos: &Position, c: Color, us: &Side, them: &Side, w: &Weights, t: &mut T) -> Tapered {
+    let mut score = Tapered::default();
+    let enemy = c.flip();
+    // The enemy's pieces other than the king.
+    for &sq in &pos.officers(enemy)[1..] {
+        let b = 1u64 << sq.index64();
+        if us.attacks & b == 0 {
+            continue;
+        }
+        let kind = pos.piece_at(sq).kind();
+        if us.pawn_attacks & b != 0 {
+            score += w.pawn_threat[kind.index()];
+            t.term(Term::PawnThreat(kind), c, 1);
+        }
+        if us.minor_attacks & b != 0 {
+            score += w.minor_threat[kind.index()];
+            t.term(Term::MinorThreat(kind), c, 1);
+        }
+        if kind == Kind::Queen && us.rook_attacks & b != 0 {
+            score += w.rook_threat;
+            t.term(Term::RookThreat, c, 1);
+        }
+        if them.attacks & b == 0 {
+            score += w.hanging;
+            t.term(Term::Hanging, c, 1);
+        }
+    }
+    // Pawn pushes (one step, or two from the start) to squares that enemy pawns do not
+    // attack and that are defended or not attacked, then attacking an enemy piece that no
+    // pawn of ours attacks yet.
+    let empty = !(us.occupied | them.occupied);
+    let (push, double_rank) = match c {
+        Color::White => ((us.pawns >> 8) & empty, 0xFFu64 << 40),
+        Color::Black => ((us.pawns << 8) & empty, 0xFFu64 << 16),
+    };
+    let double = match c {
+        Color::White => ((push & double_rank) >> 8) & empty,
+        Color::Black => ((push & double_rank) << 8) & empty,
+    };
+    let safe = (push | double) & !them.pawn_attacks & (us.attacks | !them.attacks);
+    let targets = (them.occupied & !them.pawns & !(1 << pos.king(enemy).index64())) & !us.pawn_attacks;
+    let n = (pawn_attacks_of(safe, c) & targets).count_ones() as i32;
+    if n > 0 {
+        score += w.push_threat * n;
+        t.term(Term::PushThreat, c, n);
+    }
+    score
 }
 
 /// Pawn shield in front of `c`'s king: files around the king should keep a pawn on the
@@ -784,7 +896,11 @@ mod tests {
             Term::BishopPair => w.bishop_pair,
             Term::RookOpen => w.rook_open,
             Term::RookSemiOpen => w.rook_semi_open,
-            Term::PawnThreat => w.pawn_threat,
+            Term::PawnThreat(k) => w.pawn_threat[k.index()],
+            Term::MinorThreat(k) => w.minor_threat[k.index()],
+            Term::RookThreat => w.rook_threat,
+            Term::Hanging => w.hanging,
+            Term::PushThreat => w.push_threat,
             Term::ShieldMissing => w.shield_missing,
             Term::ShieldAdvanced => w.shield_advanced,
             Term::KingOpenFile => w.king_open_file,
@@ -809,7 +925,12 @@ mod tests {
     #[test]
     fn trace_adds_up_to_the_evaluation() {
         let mut checked = 0;
-        for fen in FENS.iter().copied().chain(["8/8/4k3/8/8/3K4/3R4/8 b - - 0 1", "6k1/8/8/8/8/8/1N6/6K1 w - - 0 1"]) {
+        for fen in FENS.iter().copied().chain([
+            "8/8/4k3/8/8/3K4/3R4/8 b - - 0 1",
+            "6k1/8/8/8/8/8/1N6/6K1 w - - 0 1",
+            "4k3/5r2/8/4N3/8/2b5/8/3K4 b - - 0 1",
+            "r2qk2r/ppp2ppp/2n2n2/3pp1B1/1b2P3/2NP1N2/PPP2PPP/R2QKB1R w KQkq - 0 1",
+        ]) {
             let p = Position::from_fen(fen).unwrap();
             let mut sum = Sum { total: Tapered::default(), finish: (0, 0, 0, Color::White) };
             let Some(v) = evaluate_traced(&p, &mut sum) else {
@@ -825,6 +946,53 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 8);
+    }
+
+    /// Records the threat terms, White minus Black.
+    #[derive(Default)]
+    struct Threats(Vec<(Term, i32)>);
+    impl Trace for Threats {
+        const ON: bool = true;
+        fn term(&mut self, term: Term, c: Color, n: i32) {
+            if matches!(
+                term,
+                Term::PawnThreat(_) | Term::MinorThreat(_) | Term::RookThreat | Term::Hanging | Term::PushThreat
+            ) {
+                self.0.push((term, n * sign(c)));
+            }
+        }
+    }
+
+    #[test]
+    fn threats_are_seen() {
+        let cases: [(&str, &[(Term, i32)]); 5] = [
+            // A pawn attacks an undefended knight.
+            ("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", &[(Term::PawnThreat(Kind::Knight), 1), (Term::Hanging, 1)]),
+            // Rook and queen face each other, both defended by their kings.
+            ("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1", &[(Term::RookThreat, 1)]),
+            // d3-d4 would fork knight and rook; d4 is not attacked.
+            ("4k3/8/8/2n1r3/8/3P4/8/4K3 w - - 0 1", &[(Term::PushThreat, 2)]),
+            // d2-d3 attacks the knight (d2-d4 attacks nothing).
+            ("4k3/8/8/8/2n5/8/3P4/4K3 w - - 0 1", &[(Term::PushThreat, 1)]),
+            // A knight attacks a rook its king defends; a bishop attacks the undefended knight.
+            (
+                "4k3/5r2/8/4N3/8/2b5/8/3K4 b - - 0 1",
+                &[(Term::MinorThreat(Kind::Rook), 1), (Term::MinorThreat(Kind::Knight), -1), (Term::Hanging, -1)],
+            ),
+        ];
+        for (fen, want) in cases {
+            let p = Position::from_fen(fen).unwrap();
+            let mut got = Threats::default();
+            evaluate_traced(&p, &mut got).unwrap();
+            let mut got = got.0;
+            let mut want = want.to_vec();
+            let key = |x: &(Term, i32)| format!("{x:?}");
+            got.sort_by_key(key);
+            want.sort_by_key(key);
+            assert_eq!(got, want, "{fen}");
+            let flipped = Position::from_fen(&flip_fen(fen)).unwrap();
+            assert_eq!(evaluate(&p), evaluate(&flipped), "{fen}");
+        }
     }
 
     #[test]

@@ -114,7 +114,7 @@ const fn v(nominal: i32, mg: i32, eg: i32) -> PieceValue {
 
 /// Per kind: pawn, knight, bishop, rook, queen, king.
 pub const PIECE_VALUES: [PieceValue; 6] =
-    [v(100, 86, 109), v(320, 333, 329), v(330, 342, 365), v(500, 451, 612), v(950, 1204, 993), v(20_000, 0, 0)];
+    [v(100, 86, 110), v(320, 332, 332), v(330, 342, 366), v(500, 454, 613), v(950, 1206, 997), v(20_000, 0, 0)];
 
 /// The nominal value of a kind.
 #[inline(always)]

@@ -53,8 +53,12 @@ const MOBILITY: usize = PASSED_BLOCKED + 1; // 6 kinds
 const BISHOP_PAIR: usize = MOBILITY + 6;
 const ROOK_OPEN: usize = BISHOP_PAIR + 1;
 const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
-const PAWN_THREAT: usize = ROOK_SEMI_OPEN + 1;
-const SHIELD_MISSING: usize = PAWN_THREAT + 1;
+const PAWN_THREAT: usize = ROOK_SEMI_OPEN + 1; // 6 victim kinds (knight..queen used)
+const MINOR_THREAT: usize = PAWN_THREAT + 6; // 6 victim kinds (knight..queen used)
+const ROOK_THREAT: usize = MINOR_THREAT + 6;
+const HANGING: usize = ROOK_THREAT + 1;
+const PUSH_THREAT: usize = HANGING + 1;
+const SHIELD_MISSING: usize = PUSH_THREAT + 1;
 const SHIELD_ADVANCED: usize = SHIELD_MISSING + 1;
 const KING_OPEN_FILE: usize = SHIELD_ADVANCED + 1;
 const N: usize = KING_OPEN_FILE + 1;
@@ -74,7 +78,11 @@ fn index(term: Term) -> usize {
         Term::BishopPair => BISHOP_PAIR,
         Term::RookOpen => ROOK_OPEN,
         Term::RookSemiOpen => ROOK_SEMI_OPEN,
-        Term::PawnThreat => PAWN_THREAT,
+        Term::PawnThreat(k) => PAWN_THREAT + k.index(),
+        Term::MinorThreat(k) => MINOR_THREAT + k.index(),
+        Term::RookThreat => ROOK_THREAT,
+        Term::Hanging => HANGING,
+        Term::PushThreat => PUSH_THREAT,
         Term::ShieldMissing => SHIELD_MISSING,
         Term::ShieldAdvanced => SHIELD_ADVANCED,
         Term::KingOpenFile => KING_OPEN_FILE,
@@ -120,11 +128,15 @@ impl Params {
         t[PASSED_BLOCKED] = tapered(w.passed_blocked);
         for k in 0..6 {
             t[MOBILITY + k] = tapered(w.mobility[k]);
+            t[PAWN_THREAT + k] = tapered(w.pawn_threat[k]);
+            t[MINOR_THREAT + k] = tapered(w.minor_threat[k]);
         }
         t[BISHOP_PAIR] = tapered(w.bishop_pair);
         t[ROOK_OPEN] = tapered(w.rook_open);
         t[ROOK_SEMI_OPEN] = tapered(w.rook_semi_open);
-        t[PAWN_THREAT] = tapered(w.pawn_threat);
+        t[ROOK_THREAT] = tapered(w.rook_threat);
+        t[HANGING] = tapered(w.hanging);
+        t[PUSH_THREAT] = tapered(w.push_threat);
         t[SHIELD_MISSING] = tapered(w.shield_missing);
         t[SHIELD_ADVANCED] = tapered(w.shield_advanced);
         t[KING_OPEN_FILE] = tapered(w.king_open_file);
@@ -476,7 +488,11 @@ fn rust(p: &Params) -> String {
     let _ = writeln!(out, "    shield_missing: {},", s(p.t[SHIELD_MISSING]));
     let _ = writeln!(out, "    shield_advanced: {},", s(p.t[SHIELD_ADVANCED]));
     let _ = writeln!(out, "    king_open_file: {},", s(p.t[KING_OPEN_FILE]));
-    let _ = writeln!(out, "    pawn_threat: {},", s(p.t[PAWN_THREAT]));
+    let _ = writeln!(out, "    pawn_threat: [{}],", list(p, PAWN_THREAT, 6));
+    let _ = writeln!(out, "    minor_threat: [{}],", list(p, MINOR_THREAT, 6));
+    let _ = writeln!(out, "    rook_threat: {},", s(p.t[ROOK_THREAT]));
+    let _ = writeln!(out, "    hanging: {},", s(p.t[HANGING]));
+    let _ = writeln!(out, "    push_threat: {},", s(p.t[PUSH_THREAT]));
     let _ = writeln!(out, "}};");
     out
 }
