@@ -86,6 +86,7 @@ pub struct Undo {
     fullmove: u16,
     key: u64,
     pawn_key: u64,
+    non_pawn_keys: [u64; 2],
     psq: Tapered,
 }
 
@@ -110,6 +111,8 @@ pub struct Position {
     pub(crate) fullmove: u16,
     pub(crate) key: u64,
     pub(crate) pawn_key: u64,
+    /// Per colour, the key of its king and pieces other than pawns (by square).
+    pub(crate) non_pawn_keys: [u64; 2],
     pub(crate) psq: Tapered,
     pub(crate) piece_count: [u8; 12],
     pub(crate) chess960: bool,
@@ -134,6 +137,7 @@ impl Position {
             fullmove: 1,
             key: 0,
             pawn_key: 0,
+            non_pawn_keys: [0; 2],
             psq: Tapered::default(),
             piece_count: [0; 12],
             chess960: false,
@@ -200,6 +204,11 @@ impl Position {
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
     }
+    /// A key of where `color`'s king and other pieces but pawns stand.
+    #[inline(always)]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.non_pawn_keys[color.index()]
+    }
     /// Material plus piece-square score, White's point of view.
     #[inline(always)]
     pub fn psq(&self) -> Tapered {
@@ -226,6 +235,8 @@ impl Position {
         self.key ^= k;
         if piece.is_pawn() {
             self.pawn_key ^= k;
+        } else {
+            self.non_pawn_keys[piece.color().index()] ^= k;
         }
     }
 
@@ -333,7 +344,7 @@ impl Position {
 
     /// Sets the keys and the score from the board, once a setup is complete.
     pub(crate) fn refresh_keys(&mut self) {
-        (self.key, self.pawn_key, self.psq) = self.recompute_key();
+        (self.key, self.pawn_key, self.non_pawn_keys, self.psq) = self.recompute_key();
     }
 
     /// Removes the piece on `sq` (no hashing). Returns it and its list slot.
@@ -379,6 +390,7 @@ impl Position {
             fullmove: self.fullmove,
             key: self.key,
             pawn_key: self.pawn_key,
+            non_pawn_keys: self.non_pawn_keys,
             psq: self.psq,
         };
         if let Some(ep) = self.en_passant.take() {
@@ -553,6 +565,7 @@ impl Position {
         self.halfmove = undo.halfmove;
         self.key = undo.key;
         self.pawn_key = undo.pawn_key;
+        self.non_pawn_keys = undo.non_pawn_keys;
         self.psq = undo.psq;
         self.debug_check();
     }
@@ -589,10 +602,12 @@ impl Position {
         self.key = undo.key;
     }
 
-    /// Key, pawn key and score computed from scratch (for the consistency check).
-    pub fn recompute_key(&self) -> (u64, u64, Tapered) {
+    /// Key, pawn key, non-pawn keys and score computed from scratch (for the consistency
+    /// check).
+    pub fn recompute_key(&self) -> (u64, u64, [u64; 2], Tapered) {
         let mut key = 0;
         let mut pawn_key = 0;
+        let mut non_pawn_keys = [0; 2];
         let mut psq = Tapered::default();
         for sq in Square::all() {
             let p = self.board[sq.index()];
@@ -600,6 +615,8 @@ impl Position {
                 key ^= piece_key(p, sq);
                 if p.is_pawn() {
                     pawn_key ^= piece_key(p, sq);
+                } else {
+                    non_pawn_keys[p.color().index()] ^= piece_key(p, sq);
                 }
                 psq += psqt::value(p, sq);
             }
@@ -611,7 +628,7 @@ impl Position {
         if self.side == Color::Black {
             key ^= KEYS.side;
         }
-        (key, pawn_key, psq)
+        (key, pawn_key, non_pawn_keys, psq)
     }
 
     /// Checks every redundant piece of state against the board (used by tests; run after
@@ -648,8 +665,8 @@ impl Position {
                 return Err(format!("count of {p} is {} but {n} are on the board", self.piece_count[i]));
             }
         }
-        let (key, pawn_key, psq) = self.recompute_key();
-        if key != self.key || pawn_key != self.pawn_key {
+        let (key, pawn_key, non_pawn_keys, psq) = self.recompute_key();
+        if key != self.key || pawn_key != self.pawn_key || non_pawn_keys != self.non_pawn_keys {
             return Err("incremental key differs from a fresh computation".into());
         }
         if psq != self.psq {

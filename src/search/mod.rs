@@ -14,9 +14,13 @@
 //!   windows after the first move) and quiescence, with null move, reverse futility,
 //!   futility, late-move pruning and reductions, check extensions; draws by repetition
 //!   (including the game before the root), the fifty-move rule and insufficient material.
+//! - [`correction`] learns how far searches find the static evaluation off, by pawn
+//!   structure and by each side's piece placement, and corrects the evaluation the tree
+//!   prunes and stands pat by.
 //! - [`picker`] hands out the moves of a node in order, [`ordering`] scores them and keeps
 //!   what the search learns about quiet moves.
 
+mod correction;
 mod ordering;
 mod picker;
 mod root;

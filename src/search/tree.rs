@@ -12,7 +12,7 @@ use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::tablebase::{piece_count, Wdl};
-use crate::value::{nominal, nominal_of, Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN};
+use crate::value::{nominal, nominal_of, Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use std::sync::atomic::Ordering;
 
 impl Worker<'_> {
@@ -88,8 +88,14 @@ impl Worker<'_> {
         }
 
         // Evaluated before the hash probe, though a stored bound may make it needless: as in
-        // quiescence, the prefetched bucket arrives meanwhile.
-        let static_eval = if in_check { -INFINITY } else { self.td.evals.evaluate(pos, &mut self.td.pawns) };
+        // quiescence, the prefetched bucket arrives meanwhile. The cache keeps the raw
+        // evaluation; everything below works from the corrected one.
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns);
+            self.td.correction.corrected(pos, raw)
+        };
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
@@ -311,7 +317,18 @@ impl Worker<'_> {
             best = alpha;
         }
         best = best.max(tb_floor).min(tb_ceiling);
-        self.shared.tt.store(key, best_move, best, depth, Bound::of(best, original_alpha, beta), ply);
+        let bound = Bound::of(best, original_alpha, beta);
+        // A quiet node's result says how far the evaluation was off, a bound only when it
+        // lies on the side of the evaluation it bounds. (No move, NONE, is not tactical.)
+        let telling = match bound {
+            Bound::Lower => best > static_eval,
+            Bound::Upper => best < static_eval,
+            Bound::Exact => true,
+        };
+        if telling && !in_check && !self.stopped && !best_move.is_tactical() && best.abs() < TB_WIN_BOUND {
+            self.td.correction.update(pos, depth, best, static_eval);
+        }
+        self.shared.tt.store(key, best_move, best, depth, bound, ply);
         best
     }
 
@@ -376,7 +393,8 @@ impl Worker<'_> {
         } else if pos.halfmove_clock() >= 99 {
             0
         } else {
-            self.td.evals.evaluate(pos, &mut self.td.pawns)
+            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns);
+            self.td.correction.corrected(pos, raw)
         };
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);

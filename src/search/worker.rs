@@ -5,6 +5,7 @@
 //! the tree ([`super::tree`]) are its methods, so the position and the window are all that
 //! travel from node to node.
 
+use super::correction::CorrectionHistory;
 use super::ordering::OrderTables;
 use super::{SearchLimits, SharedControl};
 use crate::eval::{EvalCache, PawnTable};
@@ -19,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// One ply of the search stack.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Frame {
-    /// Static evaluation (meaningless when in check).
+    /// Static evaluation, corrected (meaningless when in check).
     pub eval: i32,
     pub in_check: bool,
     /// The move played from this ply (NONE for a null move) and the piece that moved.
@@ -52,6 +53,7 @@ pub(super) struct ThreadData {
     pub pawns: PawnTable,
     pub evals: EvalCache,
     pub order: OrderTables,
+    pub correction: CorrectionHistory,
     /// Keys of the game before the root, the root, and the current search path.
     pub keys: Vec<u64>,
     /// Where the root's key sits in `keys`.
@@ -68,6 +70,7 @@ impl ThreadData {
             pawns: PawnTable::default(),
             evals: EvalCache::default(),
             order: OrderTables::default(),
+            correction: CorrectionHistory::default(),
             keys: Vec::new(),
             root_index: 0,
             stack: Box::new([Frame::default(); MAX_PLY + 4]),
@@ -81,6 +84,7 @@ impl ThreadData {
         self.pawns.clear();
         self.evals.clear();
         self.order.clear();
+        self.correction.clear();
     }
 
     /// Is the position at `ply` a draw by repetition? Since the last irreversible move: one
