@@ -109,11 +109,14 @@ impl SoftStop {
     }
 
     /// After the iteration at `depth` found `best` with `score` (`root_moves` moves at the
-    /// root), `elapsed` into the search: true when the search should stop now.
+    /// root, `best_share` of the iteration's nodes spent below `best`), `elapsed` into the
+    /// search: true when the search should stop now.
+    #[allow(clippy::too_many_arguments)]
     pub fn after_iteration(
         &mut self,
         best: Move,
         score: i32,
+        best_share: f64,
         root_moves: usize,
         depth: i32,
         elapsed: Duration,
@@ -130,6 +133,12 @@ impl SoftStop {
             }
             if drop > 60 && !fixed {
                 factor += 0.35;
+            }
+            // A best move that took nearly all the effort has little competition: less time;
+            // one whose rivals took much of it may yet be overtaken: more. Shallow
+            // iterations spread their nodes too evenly to say.
+            if depth >= 8 && !fixed {
+                factor *= (1.5 - best_share.clamp(0.0, 1.0)) * 1.35;
             }
             if root_moves == 1 && depth >= 4 {
                 factor = 0.0;
@@ -208,27 +217,34 @@ mod tests {
         let at = Duration::from_millis;
         // Stable best move: stops once 0.7 of the soft limit is spent.
         let mut stable = SoftStop::new(budget, a);
-        assert!(!stable.after_iteration(a, 30, 20, 5, at(600)));
-        assert!(stable.after_iteration(a, 30, 20, 6, at(750)));
+        assert!(!stable.after_iteration(a, 30, 0.75, 20, 5, at(600)));
+        assert!(stable.after_iteration(a, 30, 0.75, 20, 6, at(750)));
         // A best move that changed at this iteration stretches the limit to 1.5 of it.
         let mut unstable = SoftStop::new(budget, a);
-        assert!(!unstable.after_iteration(b, 30, 20, 5, at(1400)));
+        assert!(!unstable.after_iteration(b, 30, 0.75, 20, 5, at(1400)));
         // A score that drops by more than 60 stretches it too.
         let mut dropping = SoftStop::new(budget, a);
-        assert!(!dropping.after_iteration(a, 30, 20, 5, at(100)));
-        assert!(!dropping.after_iteration(a, -40, 20, 6, at(1200)));
+        assert!(!dropping.after_iteration(a, 30, 0.75, 20, 5, at(100)));
+        assert!(!dropping.after_iteration(a, -40, 0.75, 20, 6, at(1200)));
         // The only legal move: no thinking beyond depth 4.
         let mut only = SoftStop::new(budget, a);
-        assert!(!only.after_iteration(a, 0, 1, 3, at(1)));
-        assert!(only.after_iteration(a, 0, 1, 4, at(1)));
+        assert!(!only.after_iteration(a, 0, 0.75, 1, 3, at(1)));
+        assert!(only.after_iteration(a, 0, 0.75, 1, 4, at(1)));
         // `movetime`: the whole budget is used, whatever the stability.
         let fixed = TimeBudget { soft: Some(Duration::from_millis(400)), hard: Some(Duration::from_millis(400)) };
         let mut movetime = SoftStop::new(fixed, a);
-        assert!(!movetime.after_iteration(a, 30, 20, 5, at(100)));
-        assert!(!movetime.after_iteration(a, 30, 20, 6, at(350)));
-        assert!(movetime.after_iteration(a, 30, 20, 7, at(400)));
+        assert!(!movetime.after_iteration(a, 30, 0.75, 20, 5, at(100)));
+        assert!(!movetime.after_iteration(a, 30, 0.75, 20, 6, at(350)));
+        assert!(movetime.after_iteration(a, 30, 0.75, 20, 7, at(400)));
+        // From depth 8, a best move that took nearly every node stops sooner than one whose
+        // rivals took half of them.
+        let mut dominant = SoftStop::new(budget, a);
+        assert!(dominant.after_iteration(a, 30, 0.95, 20, 9, at(600)));
+        let mut contested = SoftStop::new(budget, a);
+        assert!(!contested.after_iteration(a, 30, 0.5, 20, 9, at(900)));
+        assert!(contested.after_iteration(a, 30, 0.5, 20, 10, at(1000)));
         // No clock: never stops on time.
         let mut untimed = SoftStop::new(TimeBudget::default(), a);
-        assert!(!untimed.after_iteration(b, -500, 1, 9, at(100_000)));
+        assert!(!untimed.after_iteration(b, -500, 0.75, 1, 9, at(100_000)));
     }
 }

@@ -31,11 +31,13 @@ struct RootMove {
     prev_score: i32,
     seldepth: u32,
     pv: Vec<Move>,
+    /// Nodes spent below this move in the current iteration.
+    nodes: u64,
 }
 
 impl RootMove {
     fn new(mv: Move) -> RootMove {
-        RootMove { mv, score: -INFINITY, prev_score: -INFINITY, seldepth: 0, pv: vec![mv] }
+        RootMove { mv, score: -INFINITY, prev_score: -INFINITY, seldepth: 0, pv: vec![mv], nodes: 0 }
     }
 }
 
@@ -85,6 +87,7 @@ impl Worker<'_> {
             self.node_limit = if first { u64::MAX } else { node_limit };
             for r in root.iter_mut() {
                 r.prev_score = r.score;
+                r.nodes = 0;
             }
             for pv_index in 0..multipv {
                 self.aspiration(&mut pos, &mut root, depth, pv_index, report);
@@ -109,7 +112,9 @@ impl Worker<'_> {
                     break;
                 }
             }
-            if soft_stop.after_iteration(best.mv, best.score, root.len(), depth, self.control.elapsed()) {
+            let all: u64 = root.iter().map(|r| r.nodes).sum();
+            let share = if all > 0 { best.nodes as f64 / all as f64 } else { 1.0 };
+            if soft_stop.after_iteration(best.mv, best.score, share, root.len(), depth, self.control.elapsed()) {
                 break;
             }
         }
@@ -244,6 +249,7 @@ impl Worker<'_> {
             self.td.stack[0].piece = piece;
             let gives_check = pos.in_check();
             let new_depth = depth - 1 + (features::CHECK_EXTENSION && gives_check) as i32;
+            let nodes_before = self.nodes;
             let mut v;
             if i == first {
                 v = -self.negamax(pos, new_depth, -beta, -alpha, 1, gives_check);
@@ -254,6 +260,7 @@ impl Worker<'_> {
                 }
             }
             pos.unmake(m, &undo);
+            r.nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
