@@ -253,6 +253,11 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, None, &WEIGHTS, &mut NoTrace)
 }
 
+/// The hand-written terms alone, for the side to move, without a pawn cache.
+pub fn evaluate_hand(pos: &Position) -> i32 {
+    evaluate_with(pos, None, &WEIGHTS, &mut NoTrace)
+}
+
 /// Evaluates with the engine's weights and no pawn cache, showing every term to `trace`
 /// (for the tuner). `None` when the position is a dead draw by material and has no terms.
 pub fn evaluate_traced<T: Trace>(pos: &Position, trace: &mut T) -> Option<i32> {

@@ -15,6 +15,7 @@ mod memory;
 pub mod movecount;
 pub mod movegen;
 pub mod mv;
+pub mod nnue;
 pub mod perft;
 pub mod piece;
 pub mod position;

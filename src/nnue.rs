@@ -1,0 +1,377 @@
+//! The evaluation network: one hidden layer over piece-square inputs, trained on ox88's own
+//! self-play by `tools/nnue_train.rs`, embedded in the binary and read at compile time.
+//!
+//! Inputs: for each side that looks at the board (the "perspective"), 768 features, one per
+//! (own or enemy piece, kind, square seen from that side: ranks mirrored for Black), so one
+//! set of weights serves both sides. Each perspective sums the weight rows of the pieces on
+//! the board into `HIDDEN` 16-bit accumulators; the side to move's accumulator comes first
+//! in the output layer. The activation is a squared clipped ReLU, the output a logit, turned
+//! into centipawns by the network's own `scale` (fitted to the search scores of its data).
+//!
+//! Quantisation: first-layer weights and biases times `QA`, output weights times `QB`,
+//! so the accumulators are exact integers and incremental updates never drift.
+
+use crate::mv::Move;
+use crate::piece::{Color, Piece};
+use crate::position::Position;
+use crate::square::Square;
+use crate::value::MAX_PLY;
+
+pub const INPUTS: usize = 768;
+pub const HIDDEN: usize = 128;
+pub const QA: i32 = 255;
+pub const QB: i32 = 64;
+
+const MAGIC: &[u8; 8] = b"OX88NNUE";
+
+/// A quantised network.
+#[derive(Clone)]
+pub struct Network {
+    pub w1: [i16; INPUTS * HIDDEN],
+    pub b1: [i16; HIDDEN],
+    pub w2: [i16; 2 * HIDDEN],
+    pub b2: i32,
+    /// Centipawns per unit of the output logit.
+    pub scale: i32,
+}
+
+/// The input index of `piece` on `sq` as `perspective` sees it.
+#[inline(always)]
+pub const fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+    let own = piece.color() as usize == perspective as usize;
+    let square = match perspective {
+        Color::White => sq.index64(),
+        Color::Black => sq.index64() ^ 56,
+    };
+    (if own { 0 } else { 384 }) + piece.kind().index() * 64 + square
+}
+
+impl Network {
+    pub fn empty() -> Box<Network> {
+        Box::new(Network { w1: [0; INPUTS * HIDDEN], b1: [0; HIDDEN], w2: [0; 2 * HIDDEN], b2: 0, scale: 0 })
+    }
+
+    /// The file layout: magic, hidden size (u32), scale (i32), then `w1`, `b1`, `w2` as
+    /// little-endian `i16` and `b2` as `i32`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(16 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        for x in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+}
+
+/// Writes `net` in the embedded format.
+pub fn write_network(net: &Network, path: &str) -> std::io::Result<()> {
+    std::fs::write(path, net.to_bytes())
+}
+
+const fn read_i16(b: &[u8], at: usize) -> i16 {
+    i16::from_le_bytes([b[at], b[at + 1]])
+}
+
+const fn read_i32(b: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Reads the embedded file at compile time; a malformed file stops the build.
+const fn parse(b: &[u8]) -> Network {
+    let mut i = 0;
+    while i < 8 {
+        assert!(b[i] == MAGIC[i], "network file: bad magic");
+        i += 1;
+    }
+    assert!(read_i32(b, 8) as usize == HIDDEN, "network file: hidden size differs from nnue::HIDDEN");
+    assert!(b.len() == 16 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4, "network file: wrong length");
+    let mut net =
+        Network { w1: [0; INPUTS * HIDDEN], b1: [0; HIDDEN], w2: [0; 2 * HIDDEN], b2: 0, scale: read_i32(b, 12) };
+    let mut at = 16;
+    let mut i = 0;
+    while i < INPUTS * HIDDEN {
+        net.w1[i] = read_i16(b, at);
+        at += 2;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < HIDDEN {
+        net.b1[i] = read_i16(b, at);
+        at += 2;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 2 * HIDDEN {
+        net.w2[i] = read_i16(b, at);
+        at += 2;
+        i += 1;
+    }
+    net.b2 = read_i32(b, at);
+    net
+}
+
+/// The network ox88 plays with (`nets/ox88.nnue`; the README says how it was made).
+pub static NETWORK: Network = parse(include_bytes!("../nets/ox88.nnue"));
+
+/// One perspective's hidden sums.
+#[derive(Clone, Copy)]
+#[repr(align(64))]
+pub struct Accumulator(pub [i16; HIDDEN]);
+
+impl Accumulator {
+    #[inline]
+    pub fn add(&mut self, net: &Network, f: usize) {
+        let row = &net.w1[f * HIDDEN..(f + 1) * HIDDEN];
+        for (a, w) in self.0.iter_mut().zip(row) {
+            *a = a.wrapping_add(*w);
+        }
+    }
+
+    #[inline]
+    pub fn sub(&mut self, net: &Network, f: usize) {
+        let row = &net.w1[f * HIDDEN..(f + 1) * HIDDEN];
+        for (a, w) in self.0.iter_mut().zip(row) {
+            *a = a.wrapping_sub(*w);
+        }
+    }
+}
+
+/// Both perspectives' accumulators from scratch (White's first).
+pub fn refresh(net: &Network, pos: &Position) -> [Accumulator; 2] {
+    let mut acc = [Accumulator(net.b1), Accumulator(net.b1)];
+    for c in [Color::White, Color::Black] {
+        for &sq in pos.pieces(c) {
+            let piece = pos.piece_at(sq);
+            acc[0].add(net, feature(Color::White, piece, sq));
+            acc[1].add(net, feature(Color::Black, piece, sq));
+        }
+    }
+    acc
+}
+
+/// The output in centipawns for the side whose accumulator is `us`.
+#[inline]
+pub fn output(net: &Network, us: &Accumulator, them: &Accumulator) -> i32 {
+    let sum = activated_dot(&us.0, &net.w2[..HIDDEN]) + activated_dot(&them.0, &net.w2[HIDDEN..]);
+    let raw = sum / QA + net.b2;
+    (raw as i64 * net.scale as i64 / (QA * QB) as i64) as i32
+}
+
+/// `sum(c * c * w)` with `c` the accumulator clipped to `0..=QA`. `c * w` fits an `i16`
+/// (|w| <= 127 after the trainer's clip), and the 16-bit product times `c`, summed in pairs
+/// into 32 bits, is SSE2's multiply-add (every x86-64 has it; the portable loop is the same
+/// sum for other targets).
+#[inline]
+fn activated_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        assert!(w.len() == HIDDEN);
+        // SAFETY: SSE2 is part of the x86-64 baseline; loads are unaligned and stay inside
+        // the two slices of HIDDEN (a multiple of 8) elements each.
+        unsafe {
+            let (zero, top) = (_mm_setzero_si128(), _mm_set1_epi16(QA as i16));
+            let mut sum = _mm_setzero_si128();
+            for i in (0..HIDDEN).step_by(8) {
+                let a = _mm_loadu_si128(acc.as_ptr().add(i) as *const __m128i);
+                let c = _mm_min_epi16(_mm_max_epi16(a, zero), top);
+                let wv = _mm_loadu_si128(w.as_ptr().add(i) as *const __m128i);
+                sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_mullo_epi16(c, wv), c));
+            }
+            let hi = _mm_shuffle_epi32(sum, 0b01_00_11_10);
+            let s2 = _mm_add_epi32(sum, hi);
+            let s1 = _mm_add_epi32(s2, _mm_shuffle_epi32(s2, 0b10_11_00_01));
+            _mm_cvtsi128_si32(s1)
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut sum = 0i32;
+        for (&a, &w) in acc.iter().zip(w) {
+            let c = a.clamp(0, QA as i16);
+            sum += c.wrapping_mul(w) as i32 * c as i32;
+        }
+        sum
+    }
+}
+
+/// The network's output for the side to move of `pos`, from scratch.
+pub fn evaluate(net: &Network, pos: &Position) -> i32 {
+    let acc = refresh(net, pos);
+    let side = pos.side_to_move().index();
+    output(net, &acc[side], &acc[1 - side])
+}
+
+/// The accumulators along a search path: entry `ply` belongs to the position at that ply,
+/// and each move made derives the next entry from the one before, by the few rows the move
+/// changes, instead of summing every piece again.
+pub struct AccumulatorStack {
+    acc: Box<[[Accumulator; 2]; MAX_PLY + 4]>,
+}
+
+impl Default for AccumulatorStack {
+    fn default() -> Self {
+        AccumulatorStack { acc: Box::new([[Accumulator([0; HIDDEN]); 2]; MAX_PLY + 4]) }
+    }
+}
+
+impl AccumulatorStack {
+    /// Sets the root (ply 0) from scratch.
+    pub fn set_root(&mut self, net: &Network, pos: &Position) {
+        self.acc[0] = refresh(net, pos);
+    }
+
+    /// Derives the entry of `ply + 1` for `m` played in `pos` (the position before the move).
+    #[inline]
+    pub fn push(&mut self, net: &Network, ply: usize, pos: &Position, m: Move) {
+        let (from, to) = (m.from(), m.to());
+        let piece = pos.piece_at(from);
+        let mut adds = [(piece, to); 2];
+        let mut subs = [(piece, from); 2];
+        let (mut n_add, mut n_sub) = (1, 1);
+        if m.is_castle() {
+            let rook = pos.piece_at(to);
+            adds[0] = (piece, m.castle_king_target());
+            adds[1] = (rook, m.castle_rook_target());
+            subs[1] = (rook, to);
+            n_add = 2;
+            n_sub = 2;
+        } else {
+            let captured_sq = if m.is_en_passant() {
+                Square::from_index_unchecked((to.raw() as i8 - piece.color().forward()) as u8)
+            } else {
+                to
+            };
+            let captured = pos.piece_at(captured_sq);
+            if captured.is_some() {
+                subs[1] = (captured, captured_sq);
+                n_sub = 2;
+            }
+            if let Some(kind) = m.promotion_kind() {
+                adds[0] = (Piece::new(piece.color(), kind), to);
+            }
+        }
+        let (before, after) = self.acc.split_at_mut(ply + 1);
+        let prev = &before[ply];
+        let next = &mut after[0];
+        for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            let row = |(p, sq): (Piece, Square)| {
+                let f = feature(perspective, p, sq);
+                &net.w1[f * HIDDEN..(f + 1) * HIDDEN]
+            };
+            let (a0, s0) = (row(adds[0]), row(subs[0]));
+            let (src, dst) = (&prev[side].0, &mut next[side].0);
+            // One pass for the common shapes (a move, a capture), rows added to the rest.
+            if n_sub == 2 {
+                let s1 = row(subs[1]);
+                for j in 0..HIDDEN {
+                    dst[j] = src[j].wrapping_add(a0[j]).wrapping_sub(s0[j]).wrapping_sub(s1[j]);
+                }
+            } else {
+                for j in 0..HIDDEN {
+                    dst[j] = src[j].wrapping_add(a0[j]).wrapping_sub(s0[j]);
+                }
+            }
+            if n_add == 2 {
+                next[side].add(net, feature(perspective, adds[1].0, adds[1].1));
+            }
+        }
+    }
+
+    /// The entry of `ply + 1` after a null move: the pieces stay.
+    #[inline]
+    pub fn push_null(&mut self, ply: usize) {
+        self.acc[ply + 1] = self.acc[ply];
+    }
+
+    /// The accumulators of the position at `ply` (White's first).
+    #[inline]
+    pub fn get(&self, ply: usize) -> &[Accumulator; 2] {
+        &self.acc[ply]
+    }
+}
+
+/// The network's output for `side` to move, from its accumulators.
+#[inline]
+pub fn output_for(net: &Network, acc: &[Accumulator; 2], side: Color) -> i32 {
+    let s = side.index();
+    output(net, &acc[s], &acc[1 - s])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// Random games from positions with castling (also Chess960), en passant and promotions:
+    /// after every move (and null move) the derived entry must equal a fresh sum.
+    #[test]
+    fn incremental_updates_match_a_fresh_sum() {
+        let fens = [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+            ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", false),
+            ("rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 3", false),
+            ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true),
+            ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", true),
+        ];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut checked = 0;
+        for (fen, chess960) in fens {
+            for _ in 0..20 {
+                let mut pos = Position::from_fen(fen).expect("test FEN");
+                pos.set_chess960(chess960);
+                let mut stack = AccumulatorStack::default();
+                stack.set_root(&NETWORK, &pos);
+                for ply in 0..60 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    if rng.gen_range(0..10) == 0 && !pos.in_check() {
+                        stack.push_null(ply);
+                        pos.make_null();
+                    } else {
+                        let m = legal[rng.gen_range(0..legal.len())];
+                        stack.push(&NETWORK, ply, &pos, m);
+                        pos.make(m);
+                    }
+                    let fresh = refresh(&NETWORK, &pos);
+                    for side in 0..2 {
+                        assert_eq!(stack.get(ply + 1)[side].0, fresh[side].0, "{fen} after {ply} plies");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5000, "only {checked} positions checked");
+    }
+
+    #[test]
+    fn the_file_format_round_trips() {
+        let bytes = NETWORK.to_bytes();
+        let again = parse(&bytes);
+        assert_eq!(again.to_bytes(), bytes);
+        assert!(NETWORK.scale > 0, "the embedded network has no scale");
+    }
+
+    /// The same position with colours swapped (and the board mirrored) gets the same output.
+    #[test]
+    fn both_sides_are_seen_alike() {
+        let pairs = [
+            (
+                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+                "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
+            ),
+            ("8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 1", "8/8/p4p1k/Pp2pP1p/1P1pP2P/3P4/5K2/8 w - - 0 1"),
+        ];
+        for (a, b) in pairs {
+            let (a, b) = (Position::from_fen(a).expect("test FEN"), Position::from_fen(b).expect("test FEN"));
+            assert_eq!(evaluate(&NETWORK, &a), evaluate(&NETWORK, &b));
+        }
+    }
+}

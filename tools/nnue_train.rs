@@ -1,0 +1,447 @@
+//! Trains ox88's evaluation network on ox88's own self-play games (`tools/datagen.rs` files).
+//!
+//! The network (see `src/nnue.rs` for inference): 768 inputs per side (colour relative to
+//! the side that looks, kind, square seen from that side), one hidden layer of `HIDDEN`
+//! units shared by both sides, the side to move's half first, squared clipped ReLU, one
+//! output. The output is a logit: `sigmoid(out)` is the expected result for the side to
+//! move; the engine turns it into centipawns with the scale the data's own search scores
+//! have (`K` below), so the search's margins keep their meaning.
+//!
+//! Method: quiet positions only (as the evaluation tuner picks them); every tenth game held
+//! out whole; target `lambda * result + (1 - lambda) * sigmoid(K * score / 400)`; mean
+//! squared error; Adam on mini-batches split over threads; weights clipped to what the
+//! engine's 16-bit quantisation can hold. The network of the epoch that did best on the
+//! held-out games is written (quantised, little-endian) to `--out`.
+//!
+//! `cargo run --release --example nnue_train -- DATA.txt [DATA2.txt ...] [--epochs N]
+//!  [--lr X] [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE]`
+
+use ox88::nnue::{feature, write_network, Network, HIDDEN, INPUTS, QA, QB};
+use ox88::piece::Color;
+use ox88::see::see;
+use ox88::Position;
+use rand::{Rng, SeedableRng};
+
+/// The clip that keeps `QA * w` inside an `i16` with room for sums.
+const CLIP: f32 = 1.98;
+
+struct Sample {
+    /// Features seen from White; Black's are derived (`feature` of the flipped view).
+    white: [u16; 32],
+    black: [u16; 32],
+    len: u8,
+    white_to_move: bool,
+    /// White's result (1, 0.5, 0) and White's search score in centipawns (None for mates).
+    result: f32,
+    score: Option<f32>,
+    /// With `--residual`: the hand-written evaluation for the side to move, first in
+    /// centipawns, then (once K is known) as a logit the network's output is added to.
+    base: f32,
+}
+
+fn is_quiet(pos: &Position) -> bool {
+    !pos.in_check() && pos.legal_tactical_moves().iter().all(|&m| !m.is_promotion() && see(pos, m) <= 0)
+}
+
+fn sample(fen: &str, score: &str, result: &str, residual: bool) -> Option<Sample> {
+    let pos = Position::from_fen(fen.trim()).ok()?;
+    let result: f32 = result.trim().parse().ok()?;
+    let score = score.trim();
+    let score = if score.starts_with('#') { None } else { Some(score.parse::<f32>().ok()?) };
+    if !is_quiet(&pos) {
+        return None;
+    }
+    let mut s = Sample {
+        white: [0; 32],
+        black: [0; 32],
+        len: 0,
+        white_to_move: pos.side_to_move() == Color::White,
+        result,
+        score,
+        base: 0.0,
+    };
+    if residual {
+        s.base = ox88::eval::evaluate_hand(&pos) as f32;
+    }
+    for c in [Color::White, Color::Black] {
+        for &sq in pos.pieces(c) {
+            let piece = pos.piece_at(sq);
+            let i = s.len as usize;
+            if i == 32 {
+                return None;
+            }
+            s.white[i] = feature(Color::White, piece, sq) as u16;
+            s.black[i] = feature(Color::Black, piece, sq) as u16;
+            s.len += 1;
+        }
+    }
+    Some(s)
+}
+
+fn read(text: &str, threads: usize, residual: bool) -> (Vec<Sample>, Vec<Sample>) {
+    let mut games: Vec<(usize, Vec<&str>)> = Vec::new();
+    let mut current = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("# game ") {
+            let i = rest.split_whitespace().next().and_then(|x| x.parse().ok()).unwrap_or(0);
+            games.push((i, std::mem::take(&mut current)));
+        } else if !line.starts_with('#') {
+            current.push(line);
+        }
+    }
+    let chunk = games.len().div_ceil(threads.max(1)).max(1);
+    let parts: Vec<(Vec<Sample>, Vec<Sample>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = games
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let (mut train, mut held) = (Vec::new(), Vec::new());
+                    for (i, lines) in part {
+                        for line in lines {
+                            let f: Vec<&str> = line.split('|').collect();
+                            if f.len() != 3 {
+                                continue;
+                            }
+                            if let Some(s) = sample(f[0], f[1], f[2], residual) {
+                                if i % 10 == 0 {
+                                    held.push(s)
+                                } else {
+                                    train.push(s)
+                                }
+                            }
+                        }
+                    }
+                    (train, held)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("reader thread")).collect()
+    });
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for (a, b) in parts {
+        train.extend(a);
+        held.extend(b);
+    }
+    (train, held)
+}
+
+fn sigmoid10(k: f64, v: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * v / 400.0))
+}
+
+/// The scale of the data's scores: the K that best predicts results from them.
+fn fit_k(samples: &[Sample]) -> f64 {
+    let err = |k: f64| -> f64 {
+        let (mut e, mut n) = (0.0, 0usize);
+        for s in samples {
+            if let Some(score) = s.score {
+                let d = s.result as f64 - sigmoid10(k, score as f64);
+                e += d * d;
+                n += 1;
+            }
+        }
+        e / n.max(1) as f64
+    };
+    let (mut lo, mut hi) = (0.2f64, 3.0f64);
+    for _ in 0..40 {
+        let (a, b) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+        if err(a) < err(b) {
+            hi = b
+        } else {
+            lo = a
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Float weights during training.
+#[derive(Clone)]
+struct Net {
+    w1: Vec<f32>, // INPUTS x HIDDEN
+    b1: Vec<f32>, // HIDDEN
+    w2: Vec<f32>, // 2 x HIDDEN
+    b2: f32,
+}
+
+impl Net {
+    fn zero() -> Net {
+        Net { w1: vec![0.0; INPUTS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
+    }
+
+    fn random(seed: u64) -> Net {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut n = Net::zero();
+        let a = (1.0 / 32f32).sqrt();
+        for w in &mut n.w1 {
+            *w = rng.gen_range(-a..a);
+        }
+        let b = (1.0 / (2 * HIDDEN) as f32).sqrt();
+        for w in &mut n.w2 {
+            *w = rng.gen_range(-b..b);
+        }
+        n
+    }
+
+    fn add(&mut self, o: &Net) {
+        for (a, b) in self.w1.iter_mut().zip(&o.w1) {
+            *a += b;
+        }
+        for (a, b) in self.b1.iter_mut().zip(&o.b1) {
+            *a += b;
+        }
+        for (a, b) in self.w2.iter_mut().zip(&o.w2) {
+            *a += b;
+        }
+        self.b2 += o.b2;
+    }
+}
+
+fn target(s: &Sample, k: f64, lambda: f64) -> f32 {
+    let white = match s.score {
+        Some(score) => lambda * s.result as f64 + (1.0 - lambda) * sigmoid10(k, score as f64),
+        None => s.result as f64,
+    } as f32;
+    if s.white_to_move {
+        white
+    } else {
+        1.0 - white
+    }
+}
+
+/// The squared error of one sample and (with `grad`) its gradient added in.
+#[inline]
+fn step(net: &Net, s: &Sample, t: f32, grad: Option<&mut Net>) -> f32 {
+    let (us, them) = if s.white_to_move { (&s.white, &s.black) } else { (&s.black, &s.white) };
+    let n = s.len as usize;
+    let mut acc = [[0f32; HIDDEN]; 2];
+    for (side, feats) in [us, them].into_iter().enumerate() {
+        acc[side].copy_from_slice(&net.b1);
+        for &f in &feats[..n] {
+            let row = &net.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+            for (a, w) in acc[side].iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+    let mut out = net.b2 + s.base;
+    for side in 0..2 {
+        for (j, &a) in acc[side].iter().enumerate() {
+            let c = a.clamp(0.0, 1.0);
+            out += c * c * net.w2[side * HIDDEN + j];
+        }
+    }
+    let p = 1.0 / (1.0 + (-out).exp());
+    let e = p - t;
+    if let Some(g) = grad {
+        let d_out = 2.0 * e * p * (1.0 - p);
+        g.b2 += d_out;
+        for (side, feats) in [us, them].into_iter().enumerate() {
+            let mut d = [0f32; HIDDEN];
+            for (j, &a) in acc[side].iter().enumerate() {
+                let c = a.clamp(0.0, 1.0);
+                g.w2[side * HIDDEN + j] += d_out * c * c;
+                if a > 0.0 && a < 1.0 {
+                    d[j] = d_out * net.w2[side * HIDDEN + j] * 2.0 * a;
+                }
+            }
+            for (b, x) in g.b1.iter_mut().zip(&d) {
+                *b += x;
+            }
+            for &f in &feats[..n] {
+                let row = &mut g.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                for (w, x) in row.iter_mut().zip(&d) {
+                    *w += x;
+                }
+            }
+        }
+    }
+    e * e
+}
+
+fn held_error(net: &Net, held: &[Sample], threads: usize) -> f64 {
+    let chunk = held.len().div_ceil(threads).max(1);
+    let sum: f64 = std::thread::scope(|scope| {
+        let hs: Vec<_> = held
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    // Held-out games are judged against their results.
+                    part.iter().map(|s| step(net, s, target(s, 1.0, 1.0), None) as f64).sum::<f64>()
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().expect("thread")).sum()
+    });
+    sum / held.len() as f64
+}
+
+fn quantise(net: &Net, k: f64) -> Box<Network> {
+    let q = |x: f32, s: i32| (x * s as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+    let mut n = Network::empty();
+    for (a, &b) in n.w1.iter_mut().zip(&net.w1) {
+        *a = q(b, QA);
+    }
+    for (a, &b) in n.b1.iter_mut().zip(&net.b1) {
+        *a = q(b, QA);
+    }
+    for (a, &b) in n.w2.iter_mut().zip(&net.w2) {
+        *a = q(b, QB);
+    }
+    n.b2 = (net.b2 * (QA * QB) as f32).round() as i32;
+    // Logit to centipawns on the scale of the data's scores: 10^(K v / 400) = e^out.
+    n.scale = (400.0 / (k * std::f64::consts::LN_10)).round() as i32;
+    n
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (mut epochs, mut lr, mut lambda, mut threads, mut batch, mut seed) =
+        (20usize, 0.001f32, 0.5f64, 2usize, 16384usize, 1u64);
+    let mut out_file = "ox88.nnue".to_string();
+    let mut residual = false;
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        let bad = |what: &str| -> ! {
+            eprintln!("{what} needs a number, got {value:?}");
+            std::process::exit(2)
+        };
+        match args[i].as_str() {
+            "--epochs" => epochs = value.parse().unwrap_or_else(|_| bad("--epochs")),
+            "--lr" => lr = value.parse().unwrap_or_else(|_| bad("--lr")),
+            "--lambda" => lambda = value.parse().unwrap_or_else(|_| bad("--lambda")),
+            "--threads" => threads = value.parse().unwrap_or_else(|_| bad("--threads")),
+            "--batch" => batch = value.parse().unwrap_or_else(|_| bad("--batch")),
+            "--seed" => seed = value.parse().unwrap_or_else(|_| bad("--seed")),
+            "--out" => out_file = value,
+            "--residual" => {
+                residual = true;
+                i += 1;
+                continue;
+            }
+            file => {
+                files.push(file.to_string());
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    let threads = threads.max(1);
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for f in &files {
+        match std::fs::read_to_string(f) {
+            Ok(text) => {
+                let (a, b) = read(&text, threads, residual);
+                train.extend(a);
+                held.extend(b);
+            }
+            Err(e) => {
+                eprintln!("cannot read {f}: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
+    eprintln!("{} quiet positions to train on, {} held out, from {} file(s)", train.len(), held.len(), files.len());
+    if train.is_empty() || held.is_empty() {
+        std::process::exit(2);
+    }
+    let k = fit_k(&train);
+    eprintln!("K = {k:.4} (scores to results)");
+    let to_logit = (k * std::f64::consts::LN_10 / 400.0) as f32;
+    for s in train.iter_mut().chain(held.iter_mut()) {
+        s.base *= to_logit;
+    }
+    if residual {
+        let base_only = Net::zero();
+        eprintln!("hand-written evaluation alone: held out {:.6}", held_error(&base_only, &held, threads));
+    }
+    let targets: Vec<f32> = train.iter().map(|s| target(s, k, lambda)).collect();
+
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut net = Net::random(seed);
+    let (mut m, mut v) = (Net::zero(), Net::zero());
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut t = 0i32;
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut best = (held_error(&net, &held, threads), net.clone(), 0);
+    let started = std::time::Instant::now();
+    for epoch in 1..=epochs {
+        // Step decay: the last third of the epochs at a tenth of the rate.
+        let rate = if epoch > epochs * 2 / 3 { lr / 10.0 } else { lr };
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.gen_range(0..=i));
+        }
+        let mut train_err = 0f64;
+        for idx in order.chunks(batch) {
+            let chunk = idx.len().div_ceil(threads).max(1);
+            let parts: Vec<(Net, f64)> = std::thread::scope(|scope| {
+                let hs: Vec<_> = idx
+                    .chunks(chunk)
+                    .map(|part| {
+                        let (net, train, targets) = (&net, &train, &targets);
+                        scope.spawn(move || {
+                            let mut g = Net::zero();
+                            let mut e = 0f64;
+                            for &i in part {
+                                e += step(net, &train[i as usize], targets[i as usize], Some(&mut g)) as f64;
+                            }
+                            (g, e)
+                        })
+                    })
+                    .collect();
+                hs.into_iter().map(|h| h.join().expect("thread")).collect()
+            });
+            let mut g = Net::zero();
+            for (p, e) in parts {
+                g.add(&p);
+                train_err += e;
+            }
+            t += 1;
+            let scale = 1.0 / idx.len() as f32;
+            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+            let adam = |x: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
+                let g = g * scale;
+                *m = b1 * *m + (1.0 - b1) * g;
+                *v = b2 * *v + (1.0 - b2) * g * g;
+                *x -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
+            };
+            for i in 0..net.w1.len() {
+                // Rows of absent features have no gradient: leave their moments alone.
+                if g.w1[i] != 0.0 {
+                    adam(&mut net.w1[i], g.w1[i], &mut m.w1[i], &mut v.w1[i]);
+                    net.w1[i] = net.w1[i].clamp(-CLIP, CLIP);
+                }
+            }
+            for i in 0..HIDDEN {
+                adam(&mut net.b1[i], g.b1[i], &mut m.b1[i], &mut v.b1[i]);
+                net.b1[i] = net.b1[i].clamp(-CLIP, CLIP);
+            }
+            for i in 0..2 * HIDDEN {
+                adam(&mut net.w2[i], g.w2[i], &mut m.w2[i], &mut v.w2[i]);
+                net.w2[i] = net.w2[i].clamp(-CLIP, CLIP);
+            }
+            adam(&mut net.b2, g.b2, &mut m.b2, &mut v.b2);
+        }
+        let h = held_error(&net, &held, threads);
+        if h < best.0 {
+            best = (h, net.clone(), epoch);
+        }
+        eprintln!(
+            "epoch {epoch:3}: train {:.6}, held out {h:.6} (best {:.6} at {}), {:.0} s",
+            train_err / train.len() as f64,
+            best.0,
+            best.2,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let q = quantise(&best.1, k);
+    match write_network(&q, &out_file) {
+        Ok(()) => eprintln!("wrote {out_file} (epoch {}, held out {:.6}, scale {})", best.2, best.0, q.scale),
+        Err(e) => {
+            eprintln!("cannot write {out_file}: {e}");
+            std::process::exit(1);
+        }
+    }
+}
