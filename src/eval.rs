@@ -16,11 +16,12 @@
 //! - end-game knowledge: insufficient material, drawish material without pawns, opposite
 //!   bishops, and "mop-up" (drive the bare king to the edge) for KRK/KQK-like endings.
 
+use crate::nnue::{self, Accumulator, NETWORK};
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::psqt::{s, Tapered, PHASE};
 use crate::square::{Square, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
-use crate::value::nominal;
+use crate::value::{nominal, TB_WIN_BOUND};
 
 // --- weights (centipawns; fitted by tools/tune.rs to 20,000 games of ox88 self-play, see README) ---
 
@@ -226,7 +227,7 @@ impl EvalCache {
 
     /// [`evaluate_cached`], remembered.
     #[inline]
-    pub fn evaluate(&mut self, pos: &Position, pawns: &mut PawnTable) -> i32 {
+    pub fn evaluate(&mut self, pos: &Position, pawns: &mut PawnTable, acc: &[Accumulator; 2]) -> i32 {
         const TAG: u64 = !0xFFFF;
         let key = pos.key();
         let i = key as usize & (self.slots.len() - 1);
@@ -234,7 +235,7 @@ impl EvalCache {
         if slot & TAG == key & TAG && slot as u16 != EVAL_NONE {
             return slot as u16 as i16 as i32;
         }
-        let v = evaluate_cached(pos, pawns);
+        let v = evaluate_with_network(pos, pawns, acc);
         if v.unsigned_abs() <= i16::MAX as u32 {
             self.slots[i] = key & TAG | v as i16 as u16 as u64;
         }
@@ -248,9 +249,20 @@ impl Default for EvalCache {
     }
 }
 
-/// Evaluates `pos` for the side to move, without a pawn cache.
+/// The engine's evaluation for the side to move: the hand-written terms plus the network's
+/// correction, from the position's accumulators (dead draws are 0).
+pub fn evaluate_with_network(pos: &Position, pawns: &mut PawnTable, acc: &[Accumulator; 2]) -> i32 {
+    if dead_draw(pos) {
+        return 0;
+    }
+    let hce = evaluate_cached(pos, pawns);
+    (hce + nnue::output_for(&NETWORK, acc, pos.side_to_move())).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+}
+
+/// Evaluates `pos` for the side to move as the search does (hand-written terms and the
+/// network), from scratch.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, None, &WEIGHTS, &mut NoTrace)
+    evaluate_with_network(pos, &mut PawnTable::new(1), &nnue::refresh(&NETWORK, pos))
 }
 
 /// The hand-written terms alone, for the side to move, without a pawn cache.
@@ -853,8 +865,8 @@ mod tests {
         for fen in [FENS[0], "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 0 1"] {
             let w = Position::from_fen(fen).unwrap();
             let b = Position::from_fen(&fen.replace(" w ", " b ")).unwrap();
-            assert_eq!(evaluate(&w), TEMPO);
-            assert_eq!(evaluate(&b), TEMPO);
+            assert_eq!(evaluate_hand(&w), TEMPO);
+            assert_eq!(evaluate_hand(&b), TEMPO);
         }
     }
 
@@ -863,8 +875,8 @@ mod tests {
         let mut table = PawnTable::new(1024);
         for fen in FENS {
             let p = Position::from_fen(fen).unwrap();
-            assert_eq!(evaluate_cached(&p, &mut table), evaluate(&p));
-            assert_eq!(evaluate_cached(&p, &mut table), evaluate(&p));
+            assert_eq!(evaluate_cached(&p, &mut table), evaluate_hand(&p));
+            assert_eq!(evaluate_cached(&p, &mut table), evaluate_hand(&p));
         }
     }
 
@@ -875,7 +887,7 @@ mod tests {
         for _ in 0..2 {
             for fen in FENS {
                 let p = Position::from_fen(fen).unwrap();
-                assert_eq!(cache.evaluate(&p, &mut pawns), evaluate(&p), "{fen}");
+                assert_eq!(cache.evaluate(&p, &mut pawns, &nnue::refresh(&NETWORK, &p)), evaluate(&p), "{fen}");
             }
         }
     }
@@ -947,7 +959,7 @@ mod tests {
             let white = (mg * phase + eg * (24 - phase)) / 24;
             let rebuilt = if stm == Color::White { white } else { -white } + WEIGHTS.tempo;
             assert_eq!(rebuilt, v, "{fen}");
-            assert_eq!(v, evaluate(&p), "{fen}");
+            assert_eq!(v, evaluate_hand(&p), "{fen}");
             checked += 1;
         }
         assert!(checked >= 8);

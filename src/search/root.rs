@@ -9,6 +9,7 @@ use super::ordering::list_score;
 use super::worker::{Frame, Worker};
 use super::{features, Report, SearchLimits, SearchOutcome};
 use crate::mv::Move;
+use crate::nnue::NETWORK;
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::strength::Strength;
@@ -54,6 +55,7 @@ impl Worker<'_> {
         let mut pos = pos.clone();
         self.td.order.age();
         self.set_keys(&pos, history);
+        self.td.nnue.set_root(&NETWORK, &pos);
 
         let mut root = self.root_moves(&pos, &limits.searchmoves);
         if root.is_empty() {
@@ -244,6 +246,7 @@ impl Worker<'_> {
             }
             self.seldepth = 0;
             let piece = pos.piece_at(m.from());
+            self.td.nnue.push(&NETWORK, 0, pos, m);
             let undo = pos.make(m);
             self.td.stack[0].mv = m;
             self.td.stack[0].piece = piece;

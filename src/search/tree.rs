@@ -9,6 +9,7 @@ use super::picker::MovePicker;
 use super::worker::{TreeProbe, Worker};
 use super::SharedControl;
 use crate::mv::Move;
+use crate::nnue::NETWORK;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::tablebase::{piece_count, Wdl};
@@ -78,7 +79,7 @@ impl Worker<'_> {
         let pv_node = beta - alpha > 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.td.evals.evaluate(pos, &mut self.td.pawns);
+            return self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
         }
         // Mate distance pruning: no line from here beats a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -93,7 +94,7 @@ impl Worker<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns);
+            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
             self.td.correction.corrected(pos, raw)
         };
         let key = pos.key();
@@ -155,6 +156,7 @@ impl Worker<'_> {
                 && has_pieces(pos)
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.td.nnue.push_null(ply);
                 let undo = pos.make_null();
                 self.prefetch(pos.key());
                 self.td.stack[ply].mv = Move::NONE;
@@ -223,6 +225,7 @@ impl Worker<'_> {
                 && depth <= 8
                 && !crate::see::see_ge(pos, m, -20 * depth * depth);
             let piece = pos.piece_at(m.from());
+            self.td.nnue.push(&NETWORK, ply, pos, m);
             let undo = pos.make(m);
             self.prefetch(pos.key());
             let gives_check = pos.in_check();
@@ -375,7 +378,7 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.td.evals.evaluate(pos, &mut self.td.pawns);
+            return self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
         }
         if insufficient_material(pos) {
             return 0;
@@ -393,7 +396,7 @@ impl Worker<'_> {
         } else if pos.halfmove_clock() >= 99 {
             0
         } else {
-            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns);
+            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
             self.td.correction.corrected(pos, raw)
         };
         let key = pos.key();
@@ -436,6 +439,7 @@ impl Worker<'_> {
                     continue;
                 }
             }
+            self.td.nnue.push(&NETWORK, ply, pos, m);
             let undo = pos.make(m);
             self.prefetch(pos.key());
             let gives_check = pos.in_check();

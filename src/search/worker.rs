@@ -10,6 +10,7 @@ use super::ordering::OrderTables;
 use super::{SearchLimits, SharedControl};
 use crate::eval::{EvalCache, PawnTable};
 use crate::mv::Move;
+use crate::nnue::AccumulatorStack;
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::tablebase::{RankedMove, Tablebases};
@@ -52,6 +53,7 @@ impl Reductions {
 pub(super) struct ThreadData {
     pub pawns: PawnTable,
     pub evals: EvalCache,
+    pub nnue: AccumulatorStack,
     pub order: OrderTables,
     pub correction: CorrectionHistory,
     /// Keys of the game before the root, the root, and the current search path.
@@ -69,6 +71,7 @@ impl ThreadData {
         ThreadData {
             pawns: PawnTable::default(),
             evals: EvalCache::default(),
+            nnue: AccumulatorStack::default(),
             order: OrderTables::default(),
             correction: CorrectionHistory::default(),
             keys: Vec::new(),
