@@ -255,8 +255,21 @@ pub fn evaluate_with_network(pos: &Position, pawns: &mut PawnTable, acc: &[Accum
     if dead_draw(pos) {
         return 0;
     }
-    let hce = evaluate_cached(pos, pawns);
-    (hce + nnue::output_for(&NETWORK, acc, pos.side_to_move())).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+    let mut scale = EndgameScale(16);
+    let hce = evaluate_with(pos, Some(pawns), &WEIGHTS, &mut scale);
+    // The hand-written end-game knowledge (no forced mate, a minor piece ahead without
+    // pawns, opposite bishops) holds for the correction too.
+    let correction = nnue::output_for(&NETWORK, acc, pos.side_to_move()) * scale.0 / 16;
+    (hce + correction).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+}
+
+/// Reads the end-game scale (out of 16) off an evaluation; records nothing else.
+struct EndgameScale(i32);
+impl Trace for EndgameScale {
+    const ON: bool = false;
+    fn finish(&mut self, _phase: i32, scale: i32, _mop_up: i32, _stm: Color) {
+        self.0 = scale;
+    }
 }
 
 /// Evaluates `pos` for the side to move as the search does (hand-written terms and the
