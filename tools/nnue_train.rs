@@ -18,9 +18,12 @@
 
 use ox88::nnue::{feature, write_network, Network, HIDDEN, INPUTS, QA, QB};
 use ox88::piece::Color;
-use ox88::see::see;
 use ox88::Position;
+
+#[path = "selfplay.rs"]
+mod selfplay;
 use rand::{Rng, SeedableRng};
+use selfplay::is_quiet;
 
 /// The clip that keeps `QA * w` inside an `i16` with room for sums.
 const CLIP: f32 = 1.98;
@@ -37,10 +40,6 @@ struct Sample {
     /// With `--residual`: the hand-written evaluation for the side to move, first in
     /// centipawns, then (once K is known) as a logit the network's output is added to.
     base: f32,
-}
-
-fn is_quiet(pos: &Position) -> bool {
-    !pos.in_check() && pos.legal_tactical_moves().iter().all(|&m| !m.is_promotion() && see(pos, m) <= 0)
 }
 
 fn sample(fen: &str, score: &str, result: &str, residual: bool) -> Option<Sample> {
@@ -76,53 +75,6 @@ fn sample(fen: &str, score: &str, result: &str, residual: bool) -> Option<Sample
         }
     }
     Some(s)
-}
-
-fn read(text: &str, threads: usize, residual: bool) -> (Vec<Sample>, Vec<Sample>) {
-    let mut games: Vec<(usize, Vec<&str>)> = Vec::new();
-    let mut current = Vec::new();
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("# game ") {
-            let i = rest.split_whitespace().next().and_then(|x| x.parse().ok()).unwrap_or(0);
-            games.push((i, std::mem::take(&mut current)));
-        } else if !line.starts_with('#') {
-            current.push(line);
-        }
-    }
-    let chunk = games.len().div_ceil(threads.max(1)).max(1);
-    let parts: Vec<(Vec<Sample>, Vec<Sample>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = games
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let (mut train, mut held) = (Vec::new(), Vec::new());
-                    for (i, lines) in part {
-                        for line in lines {
-                            let f: Vec<&str> = line.split('|').collect();
-                            if f.len() != 3 {
-                                continue;
-                            }
-                            if let Some(s) = sample(f[0], f[1], f[2], residual) {
-                                if i % 10 == 0 {
-                                    held.push(s)
-                                } else {
-                                    train.push(s)
-                                }
-                            }
-                        }
-                    }
-                    (train, held)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("reader thread")).collect()
-    });
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    for (a, b) in parts {
-        train.extend(a);
-        held.extend(b);
-    }
-    (train, held)
 }
 
 fn sigmoid10(k: f64, v: f64) -> f64 {
@@ -329,20 +281,14 @@ fn main() {
         i += 2;
     }
     let threads = threads.max(1);
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    for f in &files {
-        match std::fs::read_to_string(f) {
-            Ok(text) => {
-                let (a, b) = read(&text, threads, residual);
-                train.extend(a);
-                held.extend(b);
-            }
+    let (mut train, mut held) =
+        match selfplay::read_files(&files, threads, |fen, score, result| sample(fen, score, result, residual)) {
+            Ok(x) => x,
             Err(e) => {
-                eprintln!("cannot read {f}: {e}");
+                eprintln!("{e}");
                 std::process::exit(2);
             }
-        }
-    }
+        };
     eprintln!("{} quiet positions to train on, {} held out, from {} file(s)", train.len(), held.len(), files.len());
     if train.is_empty() || held.is_empty() {
         std::process::exit(2);

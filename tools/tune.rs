@@ -31,9 +31,12 @@
 use ox88::eval::{evaluate_traced, Term, Trace, KING_DANGER_CAP, WEIGHTS};
 use ox88::piece::{Color, Kind};
 use ox88::psqt::{Tapered, PST};
-use ox88::see::see;
 use ox88::value::PIECE_VALUES;
 use ox88::Position;
+
+#[path = "selfplay.rs"]
+mod selfplay;
+use selfplay::is_quiet;
 use std::fmt::Write as _;
 
 const KINDS: [Kind; 6] = [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King];
@@ -193,10 +196,6 @@ impl Trace for Recorder {
     }
 }
 
-fn is_quiet(pos: &Position) -> bool {
-    !pos.in_check() && pos.legal_tactical_moves().iter().all(|&m| !m.is_promotion() && see(pos, m) <= 0)
-}
-
 fn sample(fen: &str, score: &str, result: &str) -> Option<Sample> {
     let pos = Position::from_fen(fen.trim()).ok()?;
     let result: f32 = result.trim().parse().ok()?;
@@ -234,55 +233,6 @@ fn sample(fen: &str, score: &str, result: &str) -> Option<Sample> {
         result,
         score,
     })
-}
-
-/// Reads a datagen file: (training, held-out) samples.
-fn read(text: &str, threads: usize) -> (Vec<Sample>, Vec<Sample>) {
-    // Split into games first (a game's positions come before its `# game I` line).
-    let mut games: Vec<(usize, Vec<&str>)> = Vec::new();
-    let mut current = Vec::new();
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("# game ") {
-            let i = rest.split_whitespace().next().and_then(|x| x.parse().ok()).unwrap_or(0);
-            games.push((i, std::mem::take(&mut current)));
-        } else if !line.starts_with('#') {
-            current.push(line);
-        }
-    }
-    let chunk = games.len().div_ceil(threads.max(1)).max(1);
-    let parts: Vec<(Vec<Sample>, Vec<Sample>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = games
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let (mut train, mut held) = (Vec::new(), Vec::new());
-                    for (i, lines) in part {
-                        for line in lines {
-                            let f: Vec<&str> = line.split('|').collect();
-                            if f.len() != 3 {
-                                continue;
-                            }
-                            if let Some(s) = sample(f[0], f[1], f[2]) {
-                                if i % 10 == 0 {
-                                    held.push(s)
-                                } else {
-                                    train.push(s)
-                                }
-                            }
-                        }
-                    }
-                    (train, held)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("reader thread")).collect()
-    });
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    for (a, b) in parts {
-        train.extend(a);
-        held.extend(b);
-    }
-    (train, held)
 }
 
 /// `eval::king_danger`'s cap, as a float for the gradient.
@@ -524,20 +474,13 @@ fn main() {
         }
         i += 2;
     }
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    for f in &files {
-        match std::fs::read_to_string(f) {
-            Ok(text) => {
-                let (a, b) = read(&text, threads);
-                train.extend(a);
-                held.extend(b);
-            }
-            Err(e) => {
-                eprintln!("cannot read {f}: {e}");
-                std::process::exit(2);
-            }
+    let (train, held) = match selfplay::read_files(&files, threads, sample) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
         }
-    }
+    };
     eprintln!("{} quiet positions to fit, {} held out, from {} file(s)", train.len(), held.len(), files.len());
     if train.is_empty() || held.is_empty() {
         std::process::exit(2);
