@@ -235,7 +235,7 @@ impl EvalCache {
         if slot & TAG == key & TAG && slot as u16 != EVAL_NONE {
             return slot as u16 as i16 as i32;
         }
-        let v = evaluate_with_network(pos, pawns, acc);
+        let v = evaluate_with_network(pos, Some(pawns), acc);
         if v.unsigned_abs() <= i16::MAX as u32 {
             self.slots[i] = key & TAG | v as i16 as u16 as u64;
         }
@@ -251,12 +251,12 @@ impl Default for EvalCache {
 
 /// The engine's evaluation for the side to move: the hand-written terms plus the network's
 /// correction, from the position's accumulators (dead draws are 0).
-pub fn evaluate_with_network(pos: &Position, pawns: &mut PawnTable, acc: &[Accumulator; 2]) -> i32 {
+pub fn evaluate_with_network(pos: &Position, pawns: Option<&mut PawnTable>, acc: &[Accumulator; 2]) -> i32 {
     if dead_draw(pos) {
         return 0;
     }
     let mut scale = EndgameScale(16);
-    let hce = evaluate_with(pos, Some(pawns), &WEIGHTS, &mut scale);
+    let hce = evaluate_with(pos, pawns, &WEIGHTS, &mut scale);
     // Where the hand-written evaluation knows there is no win (KNNK and the like: scale 0)
     // the correction has nothing to add. Where it only judges the chances smaller (scale 3
     // or 8) the network is left alone: scaling it too lost 8.0 +- 5.6 Elo at 6000 nodes.
@@ -276,7 +276,7 @@ impl Trace for EndgameScale {
 /// Evaluates `pos` for the side to move as the search does (hand-written terms and the
 /// network), from scratch.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with_network(pos, &mut PawnTable::new(1), &nnue::refresh(&NETWORK, pos))
+    evaluate_with_network(pos, None, &nnue::refresh(&NETWORK, pos))
 }
 
 /// The hand-written terms alone, for the side to move, without a pawn cache.

@@ -384,7 +384,7 @@ impl Position {
     /// En passant removes two pieces from a line at once; make it on the board and look.
     pub(crate) fn en_passant_is_legal(&self, m: Move) -> bool {
         let us = self.side;
-        let captured = Square::from_index_unchecked((m.to().raw() as i8 - us.forward()) as u8);
+        let captured = m.captured_square(us);
         let mut board = self.clone();
         let pawn = board.board[m.from().index()];
         board.board[m.from().index()] = Piece::NONE;

@@ -14,7 +14,7 @@
 //! Castling is stored as "king takes own rook" (`to` is the rook's square), which covers
 //! standard chess and Chess960 alike; [`Move::to_uci`] prints either notation.
 
-use crate::piece::Kind;
+use crate::piece::{Color, Kind};
 use crate::square::Square;
 use std::fmt;
 use std::mem::MaybeUninit;
@@ -118,6 +118,17 @@ impl Move {
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Move {
         Move(bits)
+    }
+
+    /// The square of the piece this move takes when `us` plays it: the target square, but
+    /// for en passant the square behind it, where the passed pawn stands.
+    #[inline(always)]
+    pub const fn captured_square(self, us: Color) -> Square {
+        if self.is_en_passant() {
+            Square::from_index_unchecked((self.to().raw() as i8 - us.forward()) as u8)
+        } else {
+            self.to()
+        }
     }
 
     /// Where the king lands when this castling move is played.

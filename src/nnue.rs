@@ -200,9 +200,7 @@ fn activated_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
 
 /// The network's output for the side to move of `pos`, from scratch.
 pub fn evaluate(net: &Network, pos: &Position) -> i32 {
-    let acc = refresh(net, pos);
-    let side = pos.side_to_move().index();
-    output(net, &acc[side], &acc[1 - side])
+    output_for(net, &refresh(net, pos), pos.side_to_move())
 }
 
 /// The accumulators along a search path: entry `ply` belongs to the position at that ply,
@@ -240,11 +238,7 @@ impl AccumulatorStack {
             n_add = 2;
             n_sub = 2;
         } else {
-            let captured_sq = if m.is_en_passant() {
-                Square::from_index_unchecked((to.raw() as i8 - piece.color().forward()) as u8)
-            } else {
-                to
-            };
+            let captured_sq = m.captured_square(piece.color());
             let captured = pos.piece_at(captured_sq);
             if captured.is_some() {
                 subs[1] = (captured, captured_sq);

@@ -428,11 +428,7 @@ impl Position {
         if m.is_castle() {
             self.make_castle::<KEYED>(m, piece);
         } else {
-            let captured_sq = if m.is_en_passant() {
-                Square::from_index_unchecked((to.raw() as i8 - us.forward()) as u8)
-            } else {
-                to
-            };
+            let captured_sq = m.captured_square(us);
             let target = self.board[captured_sq.index()];
             if target.is_some() {
                 let (captured, slot) = self.remove_piece(captured_sq);
@@ -552,11 +548,7 @@ impl Position {
             }
             self.shift_piece(to, from);
             if undo.captured.is_some() {
-                let captured_sq = if m.is_en_passant() {
-                    Square::from_index_unchecked((to.raw() as i8 - us.forward()) as u8)
-                } else {
-                    to
-                };
+                let captured_sq = m.captured_square(us);
                 self.restore_piece(undo.captured, captured_sq, undo.captured_slot);
             }
         }

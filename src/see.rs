@@ -91,7 +91,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     let mut gain = [0i32; 40];
     let mut removed: Removed = 1 << from.raw();
     gain[0] = if m.is_en_passant() {
-        let captured = Square::from_index_unchecked((to.raw() as i8 - us.forward()) as u8);
+        let captured = m.captured_square(us);
         removed |= 1 << captured.raw();
         nominal(Kind::Pawn)
     } else {
