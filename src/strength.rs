@@ -20,18 +20,14 @@ use std::time::Duration;
 
 /// The `UCI_Elo` range: from beginners up to the full engine.
 pub const MIN_ELO: i64 = 1000;
-pub const MAX_ELO: i64 = 2200;
+pub const MAX_ELO: i64 = 2300;
 pub const DEFAULT_ELO: i64 = 1500;
 
 /// The Elo (on Stockfish's `UCI_Elo` scale) of internal level `1000 + d`, as fitted to games
-/// against Stockfish (see the README's calibration): `ELO_AT_1000 + SLOPE d`. A curve fitted
+/// against Stockfish (see the README's calibration): `ELO_AT_1000 + SLOPE d`. A parabola fitted
 /// no better than this line within the games' error.
-const ELO_AT_1000: f64 = 1075.0;
-const SLOPE: f64 = 1.156;
-/// Above this setting the line runs short of the top: there the Elo per level measured against
-/// sf2200 itself (levels 1900 and 1973 in the README's calibration).
-const TOP_FROM: f64 = 2000.0;
-const TOP_SLOPE: f64 = 0.77;
+const ELO_AT_1000: f64 = 1165.4;
+const SLOPE: f64 = 1.0606;
 
 /// The node budget at level 1000, and the levels between two doublings of it.
 const NODES_AT_1000: f64 = 400.0;
@@ -78,9 +74,7 @@ impl Strength {
     /// The strength of `UCI_Elo` `elo` (brought into range).
     pub fn new(elo: i64, seed: u64) -> Strength {
         let elo = elo.clamp(MIN_ELO, MAX_ELO) as f64;
-        let on_line = |elo: f64| 1000.0 + (elo - ELO_AT_1000) / SLOPE;
-        let level = if elo <= TOP_FROM { on_line(elo) } else { on_line(TOP_FROM) + (elo - TOP_FROM) / TOP_SLOPE };
-        Strength { level, seed }
+        Strength { level: 1000.0 + (elo - ELO_AT_1000) / SLOPE, seed }
     }
 
     /// The internal level: the knob the calibration maps `UCI_Elo` to.
