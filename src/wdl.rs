@@ -19,11 +19,12 @@ use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::value::Score;
 
-// Fitted by `cargo run --release --example fit_wdl -- selfplay/wdl-6k.txt` on the games of
-// `cargo run --release --example datagen -- ../shared/openings/balanced-8ply.epd selfplay/wdl-6k.txt
-//  --games 4000 --nodes 6000 --threads 2 --seed 1` (3,600 games for the fit, 400 held out; README).
-const A: [f64; 4] = [82.774, -7.437, 102.357, -118.124];
-const B: [f64; 4] = [102.970, 65.767, 22.209, -68.940];
+// Fitted by `cargo run --release --example fit_wdl -- selfplay/wdl-nn.txt` on the games of
+// `cargo run --release --example datagen -- ../shared/openings/balanced-8ply.epd selfplay/wdl-nn.txt
+//  --games 4000 --nodes 6000 --threads 2 --seed 5`, played by the engine with the evaluation
+// network (3,600 games for the fit, 400 held out; README).
+const A: [f64; 4] = [83.605, -40.663, 95.953, -84.632];
+const B: [f64; 4] = [94.416, 24.068, 9.103, -20.469];
 /// The material range the model distinguishes, and its middle and half-width: the model's
 /// variable is `x = (m - M_MID) / M_HALF`.
 pub const M_MIN: i32 = 8;
