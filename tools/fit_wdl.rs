@@ -17,13 +17,14 @@
 //!
 //! Method: maximum likelihood, i.e. the mean negative log-likelihood of each position's game
 //! result is minimised by full-batch Adam (positions aggregated by score and material). Whole
-//! games are held out for validation (game index `fold` modulo `HOLDOUT`; `--fold`, default 0,
-//! so that the ten folds together judge every game once); the held-out
+//! games are held out for validation (game index `fold` modulo `HOLDOUT`; `--fold`, default 0;
+//! `--cross-validate` fits all ten folds so that every game is judged once); the held-out
 //! log-loss is reported beside two baselines fitted on the same training games (constant
 //! W/D/L frequencies, and the model without material: `a`, `b` constants) and beside the
 //! model compiled into the engine, so a refit shows what it gains.
 //!
-//! `cargo run --release --example fit_wdl -- DATA.txt [more ...] [--degree D] [--iterations N] [--fold K]`
+//! `cargo run --release --example fit_wdl -- DATA.txt [more ...] [--degree D] [--iterations N]
+//!  [--fold K | --cross-validate]`
 
 use ox88::wdl::{material, M_HALF, M_MAX, M_MID, M_MIN};
 use ox88::Position;
@@ -39,27 +40,38 @@ struct Cell {
     counts: [f64; 3],
 }
 
-#[derive(Default)]
-struct Set {
-    cells: HashMap<(i32, i32), [u32; 3]>,
-    /// Each game's positions, (score, material) and outcome (0 win, 1 draw, 2 loss for White).
-    per_game: Vec<Vec<((i32, i32), usize)>>,
-    games: usize,
-    positions: usize,
+/// One whole game: its index in the file, and per position (score, material) and the outcome
+/// for White (0 win, 1 draw, 2 loss).
+struct Game {
+    index: usize,
+    positions: Vec<((i32, i32), usize)>,
 }
 
-impl Set {
+/// The games a model is fitted on, or judged on.
+struct Set<'a> {
+    games: Vec<&'a Game>,
+}
+
+impl Set<'_> {
+    fn positions(&self) -> usize {
+        self.games.iter().map(|g| g.positions.len()).sum()
+    }
+
     fn cells(&self) -> Vec<Cell> {
-        self.cells
-            .iter()
-            .map(|(&(v, m), c)| Cell { v: f64::from(v), x: (f64::from(m) - M_MID) / M_HALF, counts: c.map(f64::from) })
+        let mut counts: HashMap<(i32, i32), [u32; 3]> = HashMap::new();
+        for &(key, outcome) in self.games.iter().flat_map(|g| &g.positions) {
+            counts.entry(key).or_default()[outcome] += 1;
+        }
+        counts
+            .into_iter()
+            .map(|((v, m), c)| Cell { v: f64::from(v), x: (f64::from(m) - M_MID) / M_HALF, counts: c.map(f64::from) })
             .collect()
     }
 }
 
-/// Reads datagen files into training and held-out sets. Only whole games count.
-fn read(paths: &[String], fold: usize) -> Result<(Set, Set), String> {
-    let (mut train, mut test) = (Set::default(), Set::default());
+/// Reads datagen files. Only whole games count.
+fn read(paths: &[String]) -> Result<Vec<Game>, String> {
+    let mut games = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let mut pending: Vec<((i32, i32), usize)> = Vec::new();
@@ -68,13 +80,7 @@ fn read(paths: &[String], fold: usize) -> Result<(Set, Set), String> {
                 let Some(index) = rest.split_whitespace().next().and_then(|w| w.parse::<usize>().ok()) else {
                     continue;
                 };
-                let set = if index % HOLDOUT == fold { &mut test } else { &mut train };
-                set.games += 1;
-                set.positions += pending.len();
-                for &(key, outcome) in &pending {
-                    set.cells.entry(key).or_default()[outcome] += 1;
-                }
-                set.per_game.push(std::mem::take(&mut pending));
+                games.push(Game { index, positions: std::mem::take(&mut pending) });
                 continue;
             }
             let fields: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -93,7 +99,13 @@ fn read(paths: &[String], fold: usize) -> Result<(Set, Set), String> {
             pending.push(((v, material(&pos).clamp(M_MIN, M_MAX)), outcome));
         }
     }
-    Ok((train, test))
+    Ok(games)
+}
+
+/// The training games and the held-out ones (index `fold` modulo `HOLDOUT`).
+fn split(games: &[Game], fold: usize) -> (Set<'_>, Set<'_>) {
+    let (test, train) = games.iter().partition(|g| g.index % HOLDOUT == fold);
+    (Set { games: train }, Set { games: test })
 }
 
 fn polynomial(c: &[f64], x: f64) -> f64 {
@@ -164,30 +176,80 @@ fn fit(cells: &[Cell], mut params: Vec<f64>, free: &[bool], iterations: usize) -
     params
 }
 
-/// How much lower the fitted model's log-loss is than that of the model compiled into the
-/// engine (`src/wdl.rs`) on a set, with its standard error. Positions of one game share a
-/// result, so the error comes from the spread of the games' summed differences (a ratio
-/// estimator over games), not from the positions as if they were independent.
-fn gain_over_shipped(params: &[f64], set: &Set) -> (f64, f64, f64) {
-    let (mut per_game, mut total_old, mut positions) = (Vec::new(), 0.0, 0.0);
-    for game in &set.per_game {
-        let mut diff = 0.0;
-        for &((v, m), outcome) in game {
-            let (w, l) = ox88::wdl::win_loss(v, m);
-            let old = [w, 1.0 - w - l, l][outcome].max(EPS).ln();
-            let new = probabilities(params, f64::from(v), (f64::from(m) - M_MID) / M_HALF)[outcome].max(EPS).ln();
-            diff += new - old;
-            total_old -= old;
-        }
-        per_game.push((diff, game.len() as f64));
-        positions += game.len() as f64;
-    }
-    let positions = f64::max(positions, 1.0);
+/// Per game: the fitted model's log-likelihood minus that of the model compiled into the
+/// engine (`src/wdl.rs`), the compiled model's log-loss, and the number of positions.
+fn against_shipped(params: &[f64], set: &Set) -> Vec<(f64, f64, f64)> {
+    set.games
+        .iter()
+        .map(|game| {
+            let (mut diff, mut old_loss) = (0.0, 0.0);
+            for &((v, m), outcome) in &game.positions {
+                let (w, l) = ox88::wdl::win_loss(v, m);
+                let old = [w, 1.0 - w - l, l][outcome].max(EPS).ln();
+                let new = probabilities(params, f64::from(v), (f64::from(m) - M_MID) / M_HALF)[outcome].max(EPS).ln();
+                diff += new - old;
+                old_loss -= old;
+            }
+            (diff, old_loss, game.positions.len() as f64)
+        })
+        .collect()
+}
+
+/// The compiled model's log-loss, how much lower the fitted model's is, and the standard error
+/// of that gain. Positions of one game share a result, so the error comes from the spread of
+/// the games' summed differences (a ratio estimator over games), not from the positions as if
+/// they were independent.
+fn gain_over_shipped(per_game: &[(f64, f64, f64)]) -> (f64, f64, f64) {
+    let positions = f64::max(per_game.iter().map(|g| g.2).sum(), 1.0);
+    let old_loss = per_game.iter().map(|g| g.1).sum::<f64>() / positions;
     let gain = per_game.iter().map(|g| g.0).sum::<f64>() / positions;
     let games = per_game.len() as f64;
     let spread =
-        per_game.iter().map(|&(d, n)| (d - gain * n).powi(2)).sum::<f64>() * games / f64::max(games - 1.0, 1.0);
-    (total_old / positions, gain, spread.sqrt() / positions)
+        per_game.iter().map(|&(d, _, n)| (d - gain * n).powi(2)).sum::<f64>() * games / f64::max(games - 1.0, 1.0);
+    (old_loss, gain, spread.sqrt() / positions)
+}
+
+/// Fits the model without material, then with it: both parameter vectors.
+fn fit_both(train: &[Cell], degree: usize, iterations: usize) -> (Vec<f64>, Vec<f64>) {
+    let n = degree + 1;
+    let mut start = vec![0.0; 2 * n];
+    (start[0], start[n]) = (150.0, 100.0);
+    let mut free = vec![false; 2 * n];
+    (free[0], free[n]) = (true, true);
+    eprintln!("without material:");
+    let flat = fit(train, start, &free, iterations / 2);
+    eprintln!("with material, degree {degree}:");
+    let params = fit(train, flat.clone(), &vec![true; 2 * n], iterations);
+    (flat, params)
+}
+
+/// Every game held out once: each fold's model judged on its own held-out games, and the gain
+/// over the compiled model pooled over all of them.
+fn cross_validate(games: &[Game], degree: usize, iterations: usize) {
+    let (mut pooled, mut new_loss, mut positions) = (Vec::new(), 0.0, 0.0);
+    for fold in 0..HOLDOUT {
+        let (train_set, test_set) = split(games, fold);
+        let test = test_set.cells();
+        let params = fit_both(&train_set.cells(), degree, iterations).1;
+        let per_game = against_shipped(&params, &test_set);
+        let (old, gain, error) = gain_over_shipped(&per_game);
+        let (loss, n) = (loss_and_gradient(&params, &test).0, test_set.positions() as f64);
+        println!(
+            "fold {fold}: {} games held out; log-loss {loss:.5}, src/wdl.rs {old:.5}, gain {gain:.5} ± {:.5}",
+            test_set.games.len(),
+            1.96 * error
+        );
+        (new_loss, positions) = (new_loss + loss * n, positions + n);
+        pooled.extend(per_game);
+    }
+    let (old, gain, error) = gain_over_shipped(&pooled);
+    println!(
+        "all {} games held out once ({positions} positions): log-loss {:.5}, src/wdl.rs {old:.5}; \
+         the fits are {gain:.5} ± {:.5} (95%) lower",
+        pooled.len(),
+        new_loss / f64::max(positions, 1.0),
+        1.96 * error
+    );
 }
 
 /// Held-out log-loss of the training set's constant W/D/L frequencies.
@@ -229,36 +291,46 @@ fn run() -> Result<(), String> {
     let degree = option("--degree", 3)?;
     let iterations = option("--iterations", 3000)?;
     let fold = option("--fold", 0)?;
+    let cross = match args.iter().position(|a| a == "--cross-validate") {
+        Some(i) => {
+            args.remove(i);
+            true
+        }
+        None => false,
+    };
     if args.is_empty() {
-        return Err("usage: fit_wdl DATA.txt [more ...] [--degree D] [--iterations N] [--fold K]".into());
+        return Err(
+            "usage: fit_wdl DATA.txt [more ...] [--degree D] [--iterations N] [--fold K | --cross-validate]".into()
+        );
     }
     if fold >= HOLDOUT {
         return Err(format!("--fold must be below {HOLDOUT}"));
     }
-    let (train_set, test_set) = read(&args, fold)?;
+    let games = read(&args)?;
+    if cross {
+        cross_validate(&games, degree, iterations);
+        return Ok(());
+    }
+    let (train_set, test_set) = split(&games, fold);
     println!(
         "training: {} games, {} positions; held out: {} games, {} positions",
-        train_set.games, train_set.positions, test_set.games, test_set.positions
+        train_set.games.len(),
+        train_set.positions(),
+        test_set.games.len(),
+        test_set.positions()
     );
     let (train, test) = (train_set.cells(), test_set.cells());
     let n = degree + 1;
 
     let (base, freq) = constant_loss(&train, &test);
-    let mut start = vec![0.0; 2 * n];
-    (start[0], start[n]) = (150.0, 100.0);
-    let mut free = vec![false; 2 * n];
-    (free[0], free[n]) = (true, true);
-    eprintln!("without material:");
-    let flat = fit(&train, start, &free, iterations / 2);
-    eprintln!("with material, degree {degree}:");
-    let params = fit(&train, flat.clone(), &vec![true; 2 * n], iterations);
+    let (flat, params) = fit_both(&train, degree, iterations);
 
     let flat_test = loss_and_gradient(&flat, &test).0;
     let (train_loss, test_loss) = (loss_and_gradient(&params, &train).0, loss_and_gradient(&params, &test).0);
     println!("constant frequencies (W {:.3} D {:.3} L {:.3}): held-out log-loss {base:.5}", freq[0], freq[1], freq[2]);
     println!("without material (a = {:.2}, b = {:.2}): held-out log-loss {flat_test:.5}", flat[0], flat[n]);
     println!("model: training log-loss {train_loss:.5}, held-out log-loss {test_loss:.5}");
-    let (shipped, gain, error) = gain_over_shipped(&params, &test_set);
+    let (shipped, gain, error) = gain_over_shipped(&against_shipped(&params, &test_set));
     println!(
         "model in src/wdl.rs now: held-out log-loss {shipped:.5}; the fit is {gain:.5} ± {:.5} (95%) lower",
         1.96 * error
