@@ -15,10 +15,14 @@ use std::time::{Duration, Instant};
 /// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 const INTERRUPTED: i32 = 130;
 
+/// The commit this binary was built from (`build.rs`), or "unknown".
+pub const COMMIT: &str = env!("OX88_COMMIT");
+const VERSION_TEXT: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("OX88_COMMIT"), ")");
+
 #[derive(Parser, Debug)]
 #[command(
     name = "ox88",
-    version,
+    version = VERSION_TEXT,
     about = "A UCI chess engine on a 0x88 board. With no command it speaks UCI on stdin/stdout."
 )]
 struct Cli {

@@ -16,6 +16,7 @@ pub mod movecount;
 pub mod movegen;
 pub mod mv;
 pub mod nnue;
+pub mod packed;
 pub mod perft;
 pub mod piece;
 pub mod position;

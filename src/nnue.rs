@@ -114,7 +114,9 @@ const fn parse(b: &[u8]) -> Network {
 }
 
 /// The network ox88 plays with (`nets/ox88.nnue`; the README says how it was made).
-pub static NETWORK: Network = parse(include_bytes!("../nets/ox88.nnue"));
+/// The network file compiled into the binary.
+pub const EMBEDDED: &[u8] = include_bytes!("../nets/ox88.nnue");
+pub static NETWORK: Network = parse(EMBEDDED);
 
 /// One perspective's hidden sums.
 #[derive(Clone, Copy)]

@@ -1,110 +1,80 @@
-//! Training data from ox88's own games: for the evaluation tuner (`tools/tune.rs`) and the
-//! win/draw/loss model (`tools/fit_wdl.rs`).
+//! Training data from ox88's own games, written as 32-byte records (`src/packed.rs`).
 //!
-//! ox88 plays itself at a fixed node budget per move (the same games on a loaded machine as
-//! on an idle one). Game `i` starts from line `i mod L` of an opening book (EPD, one position
-//! per line, L lines), then `--random-plies` uniformly random legal moves drawn from a
-//! generator seeded by `--seed` and `i`; a draw that leaves the side to move more than
-//! `MAX_OPENING_SCORE` ahead or behind (a hung piece) is drawn again. Every game starts with
-//! a cleared search, so game `i` is the same game whichever thread plays it and whenever.
+//! ox88 plays itself at a fixed node budget per move, so a game is the same on a loaded
+//! machine as on an idle one. Game `i` opens with 8 or 9 uniformly random legal plies from the
+//! start position (or from line `i mod L` of `--book`, then `--random-plies`), drawn from a
+//! generator seeded by `--seed` and `i`; an opening a short search scores beyond
+//! `--max-opening-score` for either side is drawn again. Every game starts with a cleared
+//! search and a small hash, so game `i` is the same whichever thread plays it and whenever.
 //!
 //! Games end by mate, stalemate, threefold repetition, the fifty-move rule, insufficient
-//! material, adjudication (the score beyond `RESIGN` for the same side four plies in a row),
-//! or a draw at `MAX_PLIES`.
+//! material, a win adjudicated when the score stays beyond `WIN_SCORE` for the same side
+//! `WIN_PLIES` plies, a draw adjudicated when it stays within `DRAW_SCORE` for `DRAW_PLIES`
+//! plies from ply `DRAW_FROM`, or a draw at `MAX_PLIES`. Every position searched is kept:
+//! trainers filter (in check, a capture or promotion played, the first plies).
 //!
-//! Output (appended to OUT): a header line `# ox88-datagen ...` with the settings, then per
-//! game one line per position from the engine's first move on, and a closing line:
+//! A chunk is `NAME.bin` (the records, games whole and in index order, the last record of a
+//! game flagged) and `NAME.info` (what made it: engine, network, settings, games and
+//! positions so far). Ctrl-C or `kill` stops a run; the same command resumes after the last
+//! whole game. A chunk made by another engine or with other settings is refused.
 //!
-//! ```text
-//! <FEN> | <score> | <result>
-//! # game <index> <result> <positions>
-//! ```
-//!
-//! `score` is the search's score of that position from White's view, in centipawns, or
-//! `#N` / `#-N` for a mate in N moves for White / Black; `result` is the game's result for
-//! White (1, 0.5, 0). Every position is kept, quiet or not: the tuner filters.
-//!
-//! Stopping and resuming: games are written whole and in index order, each followed by its
-//! `# game` line. Ctrl-C stops at once (games in play are dropped); rerunning the same
-//! command resumes: whatever follows the last `# game` line (a game cut off by `kill`) is
-//! cut away and play resumes at the next index. A file made with other settings is refused.
-//!
-//! `cargo run --release --example datagen -- BOOK.epd OUT.txt [--games N] [--nodes N]
-//!  [--threads T] [--random-plies R] [--seed S]`
+//! `cargo run --release --example datagen -- DIR/NAME --games N --nodes N --threads T --seed S`
+//! `cargo run --release --example datagen -- --list DIR`
 
+use clap::Parser;
+use ox88::packed::{Annotation, GameResult, Record, MATE_BASE, RECORD_BYTES};
 use ox88::search::{insufficient_material, Report, SearchLimits, Searcher, SharedControl};
 use ox88::value::Score;
-use ox88::{Color, Position};
+use ox88::{Color, Move, Position};
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const RESIGN: i32 = 1_000;
+const WIN_SCORE: i32 = 1_000;
+const WIN_PLIES: u32 = 4;
+const DRAW_SCORE: i32 = 10;
+const DRAW_PLIES: u32 = 12;
+const DRAW_FROM: usize = 80;
 const MAX_PLIES: usize = 400;
-/// The random plies are drawn again while the first search scores the side to move beyond
-/// this (centipawns).
-const MAX_OPENING_SCORE: i32 = 200;
-const OPENING_TRIES: usize = 20;
+const OPENING_NODES: u64 = 2_000;
+const OPENING_TRIES: usize = 200;
 /// A mate score written as centipawns, for adjudication.
 const MATE_CP: i32 = 30_000;
-const HASH_MB: usize = 16;
-const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+const HASH_MB: usize = 8;
+const PROGRESS_EVERY: Duration = Duration::from_secs(30);
 
+#[derive(Parser)]
+#[command(about = "Self-play training data: ox88 plays itself at a fixed node budget per move")]
 struct Args {
-    book: String,
-    out: String,
-    games: Option<usize>,
+    /// The chunk: records go to CHUNK.bin, its description to CHUNK.info.
+    #[arg(required_unless_present = "list")]
+    chunk: Option<PathBuf>,
+    /// Print a table of the chunks in this folder and stop.
+    #[arg(long, value_name = "DIR")]
+    list: Option<PathBuf>,
+    #[arg(long, default_value_t = 10_000)]
+    games: usize,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 6_000)]
     nodes: u64,
+    #[arg(long, default_value_t = 1)]
     threads: usize,
-    random_plies: usize,
+    #[arg(long, default_value_t = 1)]
     seed: u64,
-}
-
-fn parse_args() -> Result<Args, String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut positional = Vec::new();
-    let mut a = Args {
-        book: String::new(),
-        out: String::new(),
-        games: None,
-        nodes: 5_000,
-        threads: 1,
-        random_plies: 2,
-        seed: 1,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        if !flag.starts_with("--") {
-            positional.push(args[i].clone());
-            i += 1;
-            continue;
-        }
-        let value = args.get(i + 1).ok_or(format!("{flag} needs a value"))?;
-        let bad = |e: std::num::ParseIntError| format!("{flag} {value}: {e}");
-        match flag {
-            "--games" => a.games = Some(value.parse().map_err(bad)?),
-            "--nodes" => a.nodes = value.parse().map_err(bad)?,
-            "--threads" => a.threads = value.parse::<usize>().map_err(bad)?.max(1),
-            "--random-plies" => a.random_plies = value.parse().map_err(bad)?,
-            "--seed" => a.seed = value.parse().map_err(bad)?,
-            _ => return Err(format!("unknown option {flag}")),
-        }
-        i += 2;
-    }
-    match positional.as_slice() {
-        [book, out] => {
-            a.book = book.clone();
-            a.out = out.clone();
-            Ok(a)
-        }
-        _ => Err("usage: datagen BOOK.epd OUT.txt [--games N] [--nodes N] [--threads T] \
-                  [--random-plies R] [--seed S]"
-            .into()),
-    }
+    /// Start game i from line i mod L of this EPD file instead of the start position.
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// Random plies after the opening position (default: 8 or 9 from the start position,
+    /// 2 after a book line).
+    #[arg(long)]
+    random_plies: Option<usize>,
+    /// Openings scored beyond this (centipawns, either side) are drawn again.
+    #[arg(long, default_value_t = 200)]
+    max_opening_score: i32,
 }
 
 /// SplitMix64: a small seeded generator, so that a game's random plies depend on nothing but
@@ -126,7 +96,7 @@ impl Rng {
 }
 
 /// One search at the node budget: the move and the score from the side to move's view.
-fn search(searcher: &mut Searcher, pos: &Position, keys: &[u64], nodes: u64) -> (Option<ox88::Move>, Score) {
+fn search(searcher: &mut Searcher, pos: &Position, keys: &[u64], nodes: u64) -> (Option<Move>, Score) {
     let limits = SearchLimits { nodes: Some(nodes), multipv: 1, ..Default::default() };
     let control = SharedControl::default();
     let mut score = Score::Centipawns(0);
@@ -146,58 +116,73 @@ fn centipawns(score: Score) -> i32 {
     }
 }
 
-/// The book position with random plies that leave a playable game.
-fn opening(book: &Position, rng: &mut Rng, plies: usize, searcher: &mut Searcher, nodes: u64) -> Position {
-    for _ in 0..OPENING_TRIES {
-        let mut pos = book.clone();
-        let mut ok = true;
-        for _ in 0..plies {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                ok = false;
-                break;
-            }
-            pos.make(legal[rng.below(legal.len())]);
-        }
-        if !ok || pos.legal_moves().is_empty() {
-            continue;
-        }
-        searcher.clear();
-        let (_, score) = search(searcher, &pos, &[pos.key()], nodes);
-        if centipawns(score).abs() <= MAX_OPENING_SCORE {
-            return pos;
-        }
+/// The score as stored: centipawns clamped below the mate range, or `±(MATE_BASE - n)`.
+fn stored(score: Score) -> i16 {
+    match score {
+        Score::Centipawns(cp) => cp.clamp(-30_000, 30_000) as i16,
+        Score::Mate(n) if n > 0 => MATE_BASE - n.min(900) as i16,
+        Score::Mate(n) => -(MATE_BASE - n.unsigned_abs().min(900) as i16),
     }
-    book.clone()
 }
 
-/// Plays game `index`; returns its lines (positions and the closing line) and the number of
-/// positions, or `None` if `stop` was raised during the game.
-fn play(
-    index: usize,
-    book: &Position,
-    args: &Args,
-    searcher: &mut Searcher,
-    stop: &AtomicBool,
-) -> Option<(String, usize)> {
+/// How games open.
+struct Openings {
+    book: Vec<Position>,
+    plies: Option<usize>,
+    max_score: i32,
+}
+
+impl Openings {
+    fn opening(&self, index: usize, rng: &mut Rng, searcher: &mut Searcher) -> Position {
+        let start = if self.book.is_empty() { Position::startpos() } else { self.book[index % self.book.len()].clone() };
+        for _ in 0..OPENING_TRIES {
+            let plies = match (self.plies, self.book.is_empty()) {
+                (Some(p), _) => p,
+                (None, true) => 8 + rng.below(2),
+                (None, false) => 2,
+            };
+            let mut pos = start.clone();
+            let mut ok = true;
+            for _ in 0..plies {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    ok = false;
+                    break;
+                }
+                pos.make(legal[rng.below(legal.len())]);
+            }
+            if !ok || pos.legal_moves().is_empty() {
+                continue;
+            }
+            searcher.clear();
+            let (_, score) = search(searcher, &pos, &[pos.key()], OPENING_NODES);
+            if centipawns(score).abs() <= self.max_score {
+                return pos;
+            }
+        }
+        start
+    }
+}
+
+/// Plays game `index`; returns its records, or `None` if `stop` was raised during the game.
+fn play(index: usize, args: &Args, openings: &Openings, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Vec<u8>> {
     let mut rng = Rng(args.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
-    let mut pos = opening(book, &mut rng, args.random_plies, searcher, args.nodes);
+    let mut pos = openings.opening(index, &mut rng, searcher);
     searcher.clear();
     let mut keys = vec![pos.key()];
-    let mut records: Vec<(String, String)> = Vec::new();
-    let mut winning_streak = [0u32; 2];
-    let mut result = 0.5;
+    let mut records: Vec<(Position, i16, Move)> = Vec::new();
+    let mut winning = [0u32; 2];
+    let mut drawn = 0u32;
+    let mut result = GameResult::Draw;
     for _ in 0..MAX_PLIES {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
         let white = pos.side_to_move() == Color::White;
         if pos.legal_moves().is_empty() {
-            result = match (pos.in_check(), white) {
-                (false, _) => 0.5,
-                (true, true) => 0.0,
-                (true, false) => 1.0,
-            };
+            if pos.in_check() {
+                result = if white { GameResult::BlackWins } else { GameResult::WhiteWins };
+            }
             break;
         }
         let repeated = keys.iter().filter(|&&k| k == pos.key()).count() >= 3;
@@ -206,90 +191,113 @@ fn play(
         }
         let (best, score) = search(searcher, &pos, &keys, args.nodes);
         let Some(best) = best else { break };
-        let white_score = if white { centipawns(score) } else { -centipawns(score) };
-        // Adjudication: both sides agree one of them is winning, four plies in a row.
-        winning_streak = match (white_score > RESIGN, white_score < -RESIGN) {
-            (true, _) => [winning_streak[0] + 1, 0],
-            (_, true) => [0, winning_streak[1] + 1],
+        let cp = if white { centipawns(score) } else { -centipawns(score) };
+        winning = match (cp > WIN_SCORE, cp < -WIN_SCORE) {
+            (true, _) => [winning[0] + 1, 0],
+            (_, true) => [0, winning[1] + 1],
             _ => [0, 0],
         };
-        if winning_streak[0] >= 4 {
-            result = 1.0;
+        drawn = if cp.abs() <= DRAW_SCORE && records.len() >= DRAW_FROM { drawn + 1 } else { 0 };
+        let white_score = if white { stored(score) } else { -stored(score) };
+        records.push((pos.clone(), white_score, best));
+        if winning[0] >= WIN_PLIES {
+            result = GameResult::WhiteWins;
             break;
         }
-        if winning_streak[1] >= 4 {
-            result = 0.0;
+        if winning[1] >= WIN_PLIES {
+            result = GameResult::BlackWins;
             break;
         }
-        let shown = match score {
-            Score::Centipawns(_) => white_score.to_string(),
-            Score::Mate(n) => format!("#{}", if white { n } else { -n }),
-        };
-        records.push((pos.to_fen(), shown));
+        if drawn >= DRAW_PLIES {
+            break;
+        }
         pos.make(best);
         keys.push(pos.key());
     }
-    let mut text = String::new();
-    for (fen, score) in &records {
-        text.push_str(&format!("{fen} | {score} | {result}\n"));
+    let mut bytes = Vec::with_capacity(records.len() * RECORD_BYTES);
+    let last = records.len().saturating_sub(1);
+    for (ply, (p, score_white, played)) in records.iter().enumerate() {
+        let a = Annotation { score_white: *score_white, result, played: *played, ply, last_of_game: ply == last };
+        bytes.extend_from_slice(Record::pack(p, &a).as_bytes());
     }
-    text.push_str(&format!("# game {index} {result} {}\n", records.len()));
-    Some((text, records.len()))
+    Some(bytes)
 }
 
-/// The header that identifies a file's settings: a resumed run must use the same ones.
-fn header(args: &Args, book_text: &str) -> String {
-    // FNV-1a of the book, so that the same book under another path still matches.
-    let hash = book_text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
-    format!(
-        "# ox88-datagen v2 book={hash:016x} nodes={} random-plies={} seed={} max-opening-score={MAX_OPENING_SCORE} \
-         resign={RESIGN} max-plies={MAX_PLIES}",
-        args.nodes, args.random_plies, args.seed
-    )
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
 
-/// Opens OUT for appending: a new file gets the header; an existing one is checked against
-/// it and cut back to its last whole game. Returns the file, the next game index and the
-/// positions already there.
-fn open_output(path: &str, header: &str) -> Result<(std::fs::File, usize, usize), String> {
+/// The lines of `.info` that a resumed run must match: what decides the games.
+fn settings(args: &Args, book_text: Option<&str>, bench: u64) -> Vec<String> {
+    let openings = match book_text {
+        None => format!("{} random plies from the start position", args.random_plies.map_or("8-9".into(), |p| p.to_string())),
+        Some(text) => format!("book fnv1a {:016x}, then {} random plies", fnv1a(text.as_bytes()), args.random_plies.unwrap_or(2)),
+    };
+    vec![
+        format!("engine: bench {bench}, network fnv1a {:016x}", fnv1a(ox88::nnue::EMBEDDED)),
+        format!("nodes: {}", args.nodes),
+        format!("seed: {}", args.seed),
+        format!("openings: {openings}, redrawn beyond {} cp at {OPENING_NODES} nodes", args.max_opening_score),
+        format!(
+            "adjudication: win beyond {WIN_SCORE} cp for {WIN_PLIES} plies; draw within {DRAW_SCORE} cp for \
+             {DRAW_PLIES} plies after {DRAW_FROM}; draw at {MAX_PLIES} plies; hash {HASH_MB} MB cleared per game"
+        ),
+    ]
+}
+
+fn info_path(chunk: &Path) -> PathBuf {
+    chunk.with_extension("info")
+}
+
+fn bin_path(chunk: &Path) -> PathBuf {
+    chunk.with_extension("bin")
+}
+
+fn write_info(chunk: &Path, settings: &[String], planned: usize, games: usize, positions: usize) -> Result<(), String> {
+    let mut text = String::from("# ox88 self-play chunk: tools/datagen.rs; records in the .bin beside it, 32 bytes each\n");
+    text.push_str(&format!("version: ox88 {} ({})\n", env!("CARGO_PKG_VERSION"), ox88::cli::COMMIT));
+    for s in settings {
+        text.push_str(s);
+        text.push('\n');
+    }
+    text.push_str(&format!("games planned: {planned}\ngames: {games}\npositions: {positions}\n"));
+    let path = info_path(chunk);
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Opens the chunk's records for appending, cut back to the last whole game; checks an
+/// existing chunk's settings. Returns the file, the games and the positions already there.
+fn open_chunk(chunk: &Path, settings: &[String]) -> Result<(std::fs::File, usize, usize), String> {
+    if let Ok(info) = std::fs::read_to_string(info_path(chunk)) {
+        for s in settings {
+            if !info.lines().any(|l| l == s) {
+                return Err(format!("{} was made otherwise: it lacks\n  {s}", info_path(chunk).display()));
+            }
+        }
+    }
+    let path = bin_path(chunk);
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
-        .open(path)
-        .map_err(|e| format!("cannot open {path}: {e}"))?;
-    let mut text = String::new();
-    file.read_to_string(&mut text).map_err(|e| format!("cannot read {path}: {e}"))?;
-    if text.is_empty() {
-        writeln!(file, "{header}").map_err(|e| format!("cannot write {path}: {e}"))?;
-        return Ok((file, 0, 0));
-    }
-    let first = text.lines().next().unwrap_or("");
-    if first != header {
-        return Err(format!("{path} was made with other settings:\n  {first}\nnot\n  {header}"));
-    }
-    let (mut keep, mut next, mut positions) = (first.len() + 1, 0, 0);
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        offset += line.len();
-        let mut words = line.split_whitespace();
-        if line.ends_with('\n') && words.next() == Some("#") && words.next() == Some("game") {
-            let index: Option<usize> = words.next().and_then(|w| w.parse().ok());
-            let count: Option<usize> = words.nth(1).and_then(|w| w.parse().ok());
-            if let (Some(index), Some(count)) = (index, count) {
-                keep = offset;
-                next = index + 1;
-                positions += count;
-            }
+        .open(&path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (mut games, mut keep) = (0, 0);
+    for (i, r) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
+        if Record::from_bytes(r.try_into().expect("32 bytes")).is_last_of_game() {
+            games += 1;
+            keep = (i + 1) * RECORD_BYTES;
         }
     }
-    if keep < text.len() {
-        eprintln!("{path}: cutting {} bytes of an unfinished game", text.len() - keep);
+    if keep < bytes.len() {
+        eprintln!("{}: cutting {} bytes of an unfinished game", path.display(), bytes.len() - keep);
     }
-    file.set_len(keep as u64).map_err(|e| format!("cannot truncate {path}: {e}"))?;
-    file.seek(std::io::SeekFrom::End(0)).map_err(|e| format!("cannot seek {path}: {e}"))?;
-    Ok((file, next, positions))
+    file.set_len(keep as u64).map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
+    file.seek(std::io::SeekFrom::End(0)).map_err(|e| format!("cannot seek {}: {e}", path.display()))?;
+    Ok((file, games, keep / RECORD_BYTES))
 }
 
 fn duration_text(secs: f64) -> String {
@@ -297,41 +305,86 @@ fn duration_text(secs: f64) -> String {
     format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
 }
 
+fn list(dir: &Path) -> Result<(), String> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "info"))
+        .collect();
+    entries.sort();
+    let (mut games, mut positions) = (0usize, 0usize);
+    for p in &entries {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+        let field = |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).unwrap_or("?").trim().to_string();
+        let (g, n) = (field("games:"), field("positions:"));
+        games += g.parse::<usize>().unwrap_or(0);
+        positions += n.parse::<usize>().unwrap_or(0);
+        println!(
+            "{:<24} games {:>8}  positions {:>10}  nodes {:>6}  seed {:>4}  {}  {}",
+            p.file_stem().unwrap_or_default().to_string_lossy(),
+            g,
+            n,
+            field("nodes:"),
+            field("seed:"),
+            field("version:"),
+            field("engine:")
+        );
+    }
+    println!("total: {} chunks, {games} games, {positions} positions", entries.len());
+    Ok(())
+}
+
 fn run(args: Args) -> Result<(), String> {
-    let book_text = std::fs::read_to_string(&args.book).map_err(|e| format!("cannot read {}: {e}", args.book))?;
+    if let Some(dir) = &args.list {
+        return list(dir);
+    }
+    let chunk = args.chunk.clone().ok_or("no chunk named")?;
+    let book_text = match &args.book {
+        Some(p) => Some(std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?),
+        None => None,
+    };
     let mut book = Vec::new();
-    for line in book_text.lines().filter(|l| !l.trim().is_empty()) {
+    for line in book_text.iter().flat_map(|t| t.lines()).filter(|l| !l.trim().is_empty()) {
         let fen = line.split(';').next().unwrap_or("").trim();
         match Position::from_fen(fen) {
             Ok(p) => book.push(p),
             Err(e) => eprintln!("skipping bad book line '{line}': {e}"),
         }
     }
-    if book.is_empty() {
-        return Err(format!("{}: no opening positions", args.book));
+    if book_text.is_some() && book.is_empty() {
+        return Err("the book holds no opening positions".into());
     }
-    let total = args.games.unwrap_or(book.len());
-    let (mut file, first, mut positions) = open_output(&args.out, &header(&args, &book_text))?;
+    let bench = ox88::bench::run_to(None, &mut std::io::sink())?;
+    let settings = settings(&args, book_text.as_deref(), bench);
+    if let Some(dir) = chunk.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let (mut file, first, mut positions) = open_chunk(&chunk, &settings)?;
+    let total = args.games;
+    write_info(&chunk, &settings, total, first, positions)?;
     if first >= total {
-        eprintln!("{}: already {first} games of {total}", args.out);
+        eprintln!("{}: already {first} games of {total}", chunk.display());
         return Ok(());
     }
     eprintln!(
         "{}: games {first}..{total} at {} nodes per move, {} thread(s); {positions} positions already",
-        args.out, args.nodes, args.threads
+        chunk.display(),
+        args.nodes,
+        args.threads
     );
 
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).map_err(|e| format!("Ctrl-C handler: {e}"))?;
 
+    let openings = Openings { book, plies: args.random_plies, max_score: args.max_opening_score };
     let next = AtomicUsize::new(first);
-    let (tx, rx) = mpsc::channel::<(usize, String, usize)>();
+    let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
     let started = Instant::now();
     let positions_before = positions;
-    let (args, book) = (&args, &book);
+    let (args, openings) = (&args, &openings);
     std::thread::scope(|scope| -> Result<(), String> {
-        for _ in 0..args.threads {
+        for _ in 0..args.threads.max(1) {
             let (tx, stop, next) = (tx.clone(), Arc::clone(&stop), &next);
             scope.spawn(move || {
                 let mut searcher = Searcher::new(HASH_MB);
@@ -340,10 +393,8 @@ fn run(args: Args) -> Result<(), String> {
                     if i >= total || stop.load(Ordering::SeqCst) {
                         break;
                     }
-                    let Some((text, n)) = play(i, &book[i % book.len()], args, &mut searcher, &stop) else {
-                        break;
-                    };
-                    if tx.send((i, text, n)).is_err() {
+                    let Some(bytes) = play(i, args, openings, &mut searcher, &stop) else { break };
+                    if tx.send((i, bytes)).is_err() {
                         break;
                     }
                 }
@@ -357,23 +408,24 @@ fn run(args: Args) -> Result<(), String> {
         let mut fault = None;
         loop {
             match rx.recv_timeout(Duration::from_millis(500)) {
-                Ok((i, text, n)) => {
-                    pending.insert(i, (text, n));
+                Ok((i, bytes)) => {
+                    pending.insert(i, bytes);
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            while let Some((text, n)) = pending.remove(&written) {
-                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
-                    fault = Some(format!("cannot write {}: {e}", args.out));
+            while let Some(bytes) = pending.remove(&written) {
+                if let Err(e) = file.write_all(&bytes).and_then(|()| file.flush()) {
+                    fault = Some(format!("cannot write {}: {e}", bin_path(&chunk).display()));
                     stop.store(true, Ordering::SeqCst);
                     break;
                 }
                 written += 1;
-                positions += n;
+                positions += bytes.len() / RECORD_BYTES;
             }
             if last_report.elapsed() >= PROGRESS_EVERY {
                 last_report = Instant::now();
+                write_info(&chunk, &settings, total, written, positions)?;
                 let secs = started.elapsed().as_secs_f64();
                 let rate = (written - first) as f64 / secs;
                 let eta = if rate > 0.0 { duration_text((total - written) as f64 / rate) } else { "?".into() };
@@ -383,6 +435,7 @@ fn run(args: Args) -> Result<(), String> {
                 );
             }
         }
+        write_info(&chunk, &settings, total, written, positions)?;
         let secs = started.elapsed().as_secs_f64();
         let more = if written < total { "; the same command goes on from here" } else { "" };
         eprintln!("{written} games of {total}, {positions} positions ({} this run){more}", duration_text(secs));
@@ -391,8 +444,7 @@ fn run(args: Args) -> Result<(), String> {
 }
 
 fn main() {
-    let result = parse_args().and_then(run);
-    if let Err(e) = result {
+    if let Err(e) = run(Args::parse()) {
         eprintln!("{e}");
         std::process::exit(2);
     }
