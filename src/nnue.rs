@@ -17,6 +17,8 @@ use crate::position::Position;
 use crate::square::Square;
 use crate::value::MAX_PLY;
 
+mod simd;
+
 pub const INPUTS: usize = 768;
 pub const HIDDEN: usize = 128;
 pub const QA: i32 = 255;
@@ -113,9 +115,9 @@ const fn parse(b: &[u8]) -> Network {
     net
 }
 
-/// The network ox88 plays with (`nets/ox88.nnue`; the README says how it was made).
-/// The network file compiled into the binary.
+/// The network file compiled into the binary (`nets/ox88.nnue`; docs/ say how it was made).
 pub const EMBEDDED: &[u8] = include_bytes!("../nets/ox88.nnue");
+/// The network ox88 plays with.
 pub static NETWORK: Network = parse(EMBEDDED);
 
 /// One perspective's hidden sums.
@@ -157,47 +159,9 @@ pub fn refresh(net: &Network, pos: &Position) -> [Accumulator; 2] {
 /// The output in centipawns for the side whose accumulator is `us`.
 #[inline]
 pub fn output(net: &Network, us: &Accumulator, them: &Accumulator) -> i32 {
-    let sum = activated_dot(&us.0, &net.w2[..HIDDEN]) + activated_dot(&them.0, &net.w2[HIDDEN..]);
+    let sum = simd::activated_dot(&us.0, &net.w2[..HIDDEN]) + simd::activated_dot(&them.0, &net.w2[HIDDEN..]);
     let raw = sum / QA + net.b2;
     (raw as i64 * net.scale as i64 / (QA * QB) as i64) as i32
-}
-
-/// `sum(c * c * w)` with `c` the accumulator clipped to `0..=QA`. `c * w` fits an `i16`
-/// (|w| <= 127 after the trainer's clip), and the 16-bit product times `c`, summed in pairs
-/// into 32 bits, is SSE2's multiply-add (every x86-64 has it; the portable loop is the same
-/// sum for other targets).
-#[inline]
-fn activated_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::*;
-        assert!(w.len() == HIDDEN);
-        // SAFETY: SSE2 is part of the x86-64 baseline; loads are unaligned and stay inside
-        // the two slices of HIDDEN (a multiple of 8) elements each.
-        unsafe {
-            let (zero, top) = (_mm_setzero_si128(), _mm_set1_epi16(QA as i16));
-            let mut sum = _mm_setzero_si128();
-            for i in (0..HIDDEN).step_by(8) {
-                let a = _mm_loadu_si128(acc.as_ptr().add(i) as *const __m128i);
-                let c = _mm_min_epi16(_mm_max_epi16(a, zero), top);
-                let wv = _mm_loadu_si128(w.as_ptr().add(i) as *const __m128i);
-                sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_mullo_epi16(c, wv), c));
-            }
-            let hi = _mm_shuffle_epi32(sum, 0b01_00_11_10);
-            let s2 = _mm_add_epi32(sum, hi);
-            let s1 = _mm_add_epi32(s2, _mm_shuffle_epi32(s2, 0b10_11_00_01));
-            _mm_cvtsi128_si32(s1)
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mut sum = 0i32;
-        for (&a, &w) in acc.iter().zip(w) {
-            let c = a.clamp(0, QA as i16);
-            sum += c.wrapping_mul(w) as i32 * c as i32;
-        }
-        sum
-    }
 }
 
 /// The network's output for the side to move of `pos`, from scratch.
@@ -258,19 +222,8 @@ impl AccumulatorStack {
                 let f = feature(perspective, p, sq);
                 &net.w1[f * HIDDEN..(f + 1) * HIDDEN]
             };
-            let (a0, s0) = (row(adds[0]), row(subs[0]));
-            let (src, dst) = (&prev[side].0, &mut next[side].0);
-            // One pass for the common shapes (a move, a capture), rows added to the rest.
-            if n_sub == 2 {
-                let s1 = row(subs[1]);
-                for j in 0..HIDDEN {
-                    dst[j] = src[j].wrapping_add(a0[j]).wrapping_sub(s0[j]).wrapping_sub(s1[j]);
-                }
-            } else {
-                for j in 0..HIDDEN {
-                    dst[j] = src[j].wrapping_add(a0[j]).wrapping_sub(s0[j]);
-                }
-            }
+            let sub1 = (n_sub == 2).then(|| row(subs[1]));
+            simd::update(&mut next[side].0, &prev[side].0, row(adds[0]), row(subs[0]), sub1);
             if n_add == 2 {
                 next[side].add(net, feature(perspective, adds[1].0, adds[1].1));
             }
