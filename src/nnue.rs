@@ -169,16 +169,68 @@ pub fn evaluate(net: &Network, pos: &Position) -> i32 {
     output_for(net, &refresh(net, pos), pos.side_to_move())
 }
 
-/// The accumulators along a search path: entry `ply` belongs to the position at that ply,
-/// and each move made derives the next entry from the one before, by the few rows the move
-/// changes, instead of summing every piece again.
+/// What a move changes on the board, as feature rows: at most two pieces placed and two
+/// lifted (castling, a capture). A null move changes nothing.
+#[derive(Clone, Copy)]
+struct Delta {
+    adds: [(Piece, Square); 2],
+    subs: [(Piece, Square); 2],
+    n_add: u8,
+    n_sub: u8,
+}
+
+impl Delta {
+    const NULL: Delta = Delta {
+        adds: [(Piece::NONE, Square::from_index64(0)); 2],
+        subs: [(Piece::NONE, Square::from_index64(0)); 2],
+        n_add: 0,
+        n_sub: 0,
+    };
+
+    fn of(pos: &Position, m: Move) -> Delta {
+        let (from, to) = (m.from(), m.to());
+        let piece = pos.piece_at(from);
+        let mut d = Delta { adds: [(piece, to); 2], subs: [(piece, from); 2], n_add: 1, n_sub: 1 };
+        if m.is_castle() {
+            let rook = pos.piece_at(to);
+            d.adds = [(piece, m.castle_king_target()), (rook, m.castle_rook_target())];
+            d.subs[1] = (rook, to);
+            d.n_add = 2;
+            d.n_sub = 2;
+        } else {
+            let captured_sq = m.captured_square(piece.color());
+            let captured = pos.piece_at(captured_sq);
+            if captured.is_some() {
+                d.subs[1] = (captured, captured_sq);
+                d.n_sub = 2;
+            }
+            if let Some(kind) = m.promotion_kind() {
+                d.adds[0] = (Piece::new(piece.color(), kind), to);
+            }
+        }
+        d
+    }
+}
+
+/// The accumulators along a search path: entry `ply` belongs to the position at that ply.
+/// A move made records only what it changes; the entry is derived from the one before, by
+/// those few rows instead of summing every piece again, when an evaluation first asks for it.
+/// Many nodes never evaluate (a hash cut-off, an evaluation found in the cache), and their
+/// updates are never paid for.
 pub struct AccumulatorStack {
     acc: Box<[[Accumulator; 2]; MAX_PLY + 4]>,
+    /// `delta[p]` turns entry `p - 1` into entry `p`.
+    delta: Box<[Delta; MAX_PLY + 4]>,
+    computed: [bool; MAX_PLY + 4],
 }
 
 impl Default for AccumulatorStack {
     fn default() -> Self {
-        AccumulatorStack { acc: Box::new([[Accumulator([0; HIDDEN]); 2]; MAX_PLY + 4]) }
+        AccumulatorStack {
+            acc: Box::new([[Accumulator([0; HIDDEN]); 2]; MAX_PLY + 4]),
+            delta: Box::new([Delta::NULL; MAX_PLY + 4]),
+            computed: [false; MAX_PLY + 4],
+        }
     }
 }
 
@@ -186,60 +238,58 @@ impl AccumulatorStack {
     /// Sets the root (ply 0) from scratch.
     pub fn set_root(&mut self, net: &Network, pos: &Position) {
         self.acc[0] = refresh(net, pos);
+        self.computed[0] = true;
     }
 
-    /// Derives the entry of `ply + 1` for `m` played in `pos` (the position before the move).
+    /// Records `m`, played in `pos` (the position before the move), as the step to `ply + 1`.
     #[inline]
-    pub fn push(&mut self, net: &Network, ply: usize, pos: &Position, m: Move) {
-        let (from, to) = (m.from(), m.to());
-        let piece = pos.piece_at(from);
-        let mut adds = [(piece, to); 2];
-        let mut subs = [(piece, from); 2];
-        let (mut n_add, mut n_sub) = (1, 1);
-        if m.is_castle() {
-            let rook = pos.piece_at(to);
-            adds[0] = (piece, m.castle_king_target());
-            adds[1] = (rook, m.castle_rook_target());
-            subs[1] = (rook, to);
-            n_add = 2;
-            n_sub = 2;
-        } else {
-            let captured_sq = m.captured_square(piece.color());
-            let captured = pos.piece_at(captured_sq);
-            if captured.is_some() {
-                subs[1] = (captured, captured_sq);
-                n_sub = 2;
-            }
-            if let Some(kind) = m.promotion_kind() {
-                adds[0] = (Piece::new(piece.color(), kind), to);
-            }
-        }
-        let (before, after) = self.acc.split_at_mut(ply + 1);
-        let prev = &before[ply];
-        let next = &mut after[0];
-        for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            let row = |(p, sq): (Piece, Square)| {
-                let f = feature(perspective, p, sq);
-                &net.w1[f * HIDDEN..(f + 1) * HIDDEN]
-            };
-            let sub1 = (n_sub == 2).then(|| row(subs[1]));
-            simd::update(&mut next[side].0, &prev[side].0, row(adds[0]), row(subs[0]), sub1);
-            if n_add == 2 {
-                next[side].add(net, feature(perspective, adds[1].0, adds[1].1));
-            }
-        }
+    pub fn push(&mut self, ply: usize, pos: &Position, m: Move) {
+        self.delta[ply + 1] = Delta::of(pos, m);
+        self.computed[ply + 1] = false;
     }
 
-    /// The entry of `ply + 1` after a null move: the pieces stay.
+    /// The step to `ply + 1` is a null move: the pieces stay.
     #[inline]
     pub fn push_null(&mut self, ply: usize) {
-        self.acc[ply + 1] = self.acc[ply];
+        self.delta[ply + 1] = Delta::NULL;
+        self.computed[ply + 1] = false;
     }
 
-    /// The accumulators of the position at `ply` (White's first).
+    /// The accumulators of the position at `ply` (White's first), derived now from the
+    /// nearest entry below that is up to date.
     #[inline]
-    pub fn get(&self, ply: usize) -> &[Accumulator; 2] {
+    pub fn get(&mut self, net: &Network, ply: usize) -> &[Accumulator; 2] {
+        let mut base = ply;
+        while !self.computed[base] {
+            base -= 1;
+        }
+        for p in base + 1..=ply {
+            self.derive(net, p);
+            self.computed[p] = true;
+        }
         &self.acc[ply]
+    }
+
+    fn derive(&mut self, net: &Network, p: usize) {
+        let d = self.delta[p];
+        let (before, after) = self.acc.split_at_mut(p);
+        let prev = &before[p - 1];
+        let next = &mut after[0];
+        if d.n_add == 0 {
+            *next = *prev;
+            return;
+        }
+        for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            let row = |(piece, sq): (Piece, Square)| {
+                let f = feature(perspective, piece, sq);
+                &net.w1[f * HIDDEN..(f + 1) * HIDDEN]
+            };
+            let sub1 = (d.n_sub == 2).then(|| row(d.subs[1]));
+            simd::update(&mut next[side].0, &prev[side].0, row(d.adds[0]), row(d.subs[0]), sub1);
+            if d.n_add == 2 {
+                next[side].add(net, feature(perspective, d.adds[1].0, d.adds[1].1));
+            }
+        }
     }
 }
 
@@ -286,18 +336,21 @@ mod tests {
                         pos.make_null();
                     } else {
                         let m = legal[rng.gen_range(0..legal.len())];
-                        stack.push(&NETWORK, ply, &pos, m);
+                        stack.push(ply, &pos, m);
                         pos.make(m);
                     }
-                    let fresh = refresh(&NETWORK, &pos);
-                    for side in 0..2 {
-                        assert_eq!(stack.get(ply + 1)[side].0, fresh[side].0, "{fen} after {ply} plies");
+                    // Asked for now and then: an entry may be derived over several plies.
+                    if rng.gen_range(0..3) == 0 {
+                        let fresh = refresh(&NETWORK, &pos);
+                        for side in 0..2 {
+                            assert_eq!(stack.get(&NETWORK, ply + 1)[side].0, fresh[side].0, "{fen} after {ply} plies");
+                        }
+                        checked += 1;
                     }
-                    checked += 1;
                 }
             }
         }
-        assert!(checked > 5000, "only {checked} positions checked");
+        assert!(checked > 1500, "only {checked} positions checked");
     }
 
     #[test]

@@ -246,7 +246,7 @@ impl Worker<'_> {
             }
             self.seldepth = 0;
             let piece = pos.piece_at(m.from());
-            self.td.nnue.push(&NETWORK, 0, pos, m);
+            self.td.nnue.push(0, pos, m);
             let undo = pos.make(m);
             self.td.stack[0].mv = m;
             self.td.stack[0].piece = piece;

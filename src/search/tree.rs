@@ -79,7 +79,7 @@ impl Worker<'_> {
         let pv_node = beta - alpha > 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
+            return self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(&NETWORK, ply));
         }
         // Mate distance pruning: no line from here beats a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -94,7 +94,7 @@ impl Worker<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
+            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(&NETWORK, ply));
             self.td.correction.corrected(pos, raw)
         };
         let key = pos.key();
@@ -225,7 +225,7 @@ impl Worker<'_> {
                 && depth <= 8
                 && !crate::see::see_ge(pos, m, -20 * depth * depth);
             let piece = pos.piece_at(m.from());
-            self.td.nnue.push(&NETWORK, ply, pos, m);
+            self.td.nnue.push(ply, pos, m);
             let undo = pos.make(m);
             self.prefetch(pos.key());
             let gives_check = pos.in_check();
@@ -378,7 +378,7 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
+            return self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(&NETWORK, ply));
         }
         if insufficient_material(pos) {
             return 0;
@@ -396,7 +396,7 @@ impl Worker<'_> {
         } else if pos.halfmove_clock() >= 99 {
             0
         } else {
-            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
+            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(&NETWORK, ply));
             self.td.correction.corrected(pos, raw)
         };
         let key = pos.key();
@@ -439,7 +439,7 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            self.td.nnue.push(&NETWORK, ply, pos, m);
+            self.td.nnue.push(ply, pos, m);
             let undo = pos.make(m);
             self.prefetch(pos.key());
             let gives_check = pos.in_check();
