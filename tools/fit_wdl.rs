@@ -1,9 +1,9 @@
 //! Fits ox88's win/draw/loss model (`src/wdl.rs`, what `UCI_ShowWDL` shows) to its own games.
 //!
-//! Data: files written by `tools/datagen.rs` (`FEN | score | result` per position, White's
-//! view; `# game I R N` closing each game). The model, for a score `v` in centipawns and the
-//! material `m` on the board (`ox88::wdl::material`: pawn 1, knight and bishop 3, rook 5,
-//! queen 9, both sides, clamped to `[M_MIN, M_MAX]`):
+//! Data: chunks written by `tools/datagen.rs`, read by `tools/selfplay.rs` (the search's
+//! score and the game's result per position, White's view). The model, for a score `v` in
+//! centipawns and the material `m` on the board (`ox88::wdl::material`: pawn 1, knight and
+//! bishop 3, rook 5, queen 9, both sides, clamped to `[M_MIN, M_MAX]`):
 //!
 //! ```text
 //! win  = 1 / (1 + exp((a(m) - v) / b(m)))
@@ -13,25 +13,59 @@
 //!
 //! with `a` and `b` polynomials of degree `--degree` (default 3) in `x = (m - M_MID) / M_HALF`.
 //! The model is symmetric (`v -> -v` swaps win and loss), so White's view gives the same
-//! likelihood as the side to move's. Positions with a mate score are left out.
+//! likelihood as the side to move's.
+//!
+//! The model reads the score the engine shows at the root, in any position, so it is fitted on
+//! every position by default: the quiet-position filters of the trainers are off here
+//! (`--skip-check`, `--skip-tactical` and `--skip-plies` turn them on), all but the one for
+//! mate scores, which are no centipawns.
 //!
 //! Method: maximum likelihood, i.e. the mean negative log-likelihood of each position's game
 //! result is minimised by full-batch Adam (positions aggregated by score and material). Whole
-//! games are held out for validation (game index `fold` modulo `HOLDOUT`; `--fold`, default 0;
+//! games are held out for validation (game number `fold` modulo `HOLDOUT`; `--fold`, default 0;
 //! `--cross-validate` fits all ten folds so that every game is judged once); the held-out
 //! log-loss is reported beside two baselines fitted on the same training games (constant
 //! W/D/L frequencies, and the model without material: `a`, `b` constants) and beside the
 //! model compiled into the engine, so a refit shows what it gains.
 //!
-//! `cargo run --release --example fit_wdl -- DATA.txt [more ...] [--degree D] [--iterations N]
-//!  [--fold K | --cross-validate]`
+//! `cargo run --release --example fit_wdl -- DATA [DATA ...] [--degree D] [--iterations N]
+//!  [--fold K | --cross-validate] [--threads T] [--skip-check=BOOL] [--skip-tactical=BOOL]
+//!  [--skip-plies N] [--skip-mates=BOOL]` (DATA: a chunk's `.bin` or a directory of them;
+//! defaults: degree 3, 3000 iterations, fold 0, 2 threads, only mate scores skipped)
 
+use clap::Parser;
+use ox88::packed::Record;
+use ox88::piece::Kind;
 use ox88::wdl::{material, M_HALF, M_MAX, M_MID, M_MIN};
-use ox88::Position;
 use std::collections::HashMap;
 
-const HOLDOUT: usize = 10;
+#[path = "selfplay.rs"]
+mod selfplay;
+use selfplay::{Data, HOLDOUT};
+
 const EPS: f64 = 1e-12;
+
+#[derive(Parser)]
+#[command(about = "Fits ox88's win/draw/loss model to its self-play games")]
+#[command(
+    mut_arg("skip_check", |a| a.default_value("false")),
+    mut_arg("skip_tactical", |a| a.default_value("false")),
+    mut_arg("skip_plies", |a| a.default_value("0"))
+)]
+struct Args {
+    #[command(flatten)]
+    data: Data,
+    /// Degree of the polynomials a(m) and b(m).
+    #[arg(long, default_value_t = 3)]
+    degree: usize,
+    #[arg(long, default_value_t = 3000)]
+    iterations: usize,
+    /// Fit ten times, each fold held out once, and pool the held-out results.
+    #[arg(long, conflicts_with = "fold")]
+    cross_validate: bool,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+}
 
 /// Positions of one score and material: how many ended won, drawn and lost for White.
 struct Cell {
@@ -40,10 +74,10 @@ struct Cell {
     counts: [f64; 3],
 }
 
-/// One whole game: its index in the file, and per position (score, material) and the outcome
-/// for White (0 win, 1 draw, 2 loss).
+/// One whole game: its number across the data read, and per position (score, material) and
+/// the outcome for White (0 win, 1 draw, 2 loss).
 struct Game {
-    index: usize,
+    number: usize,
     positions: Vec<((i32, i32), usize)>,
 }
 
@@ -69,42 +103,64 @@ impl Set<'_> {
     }
 }
 
-/// Reads datagen files. Only whole games count.
-fn read(paths: &[String]) -> Result<Vec<Game>, String> {
-    let mut games = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let mut pending: Vec<((i32, i32), usize)> = Vec::new();
-        for line in text.lines() {
-            if let Some(rest) = line.strip_prefix("# game ") {
-                let Some(index) = rest.split_whitespace().next().and_then(|w| w.parse::<usize>().ok()) else {
-                    continue;
-                };
-                games.push(Game { index, positions: std::mem::take(&mut pending) });
-                continue;
-            }
-            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            let [fen, score, result] = fields[..] else { continue };
-            let (Ok(v), Ok(result), Ok(pos)) = (score.parse::<i32>(), result.parse::<f64>(), Position::from_fen(fen))
-            else {
-                continue;
-            };
-            let outcome = if result == 1.0 {
-                0
-            } else if result == 0.0 {
-                2
-            } else {
-                1
-            };
-            pending.push(((v, material(&pos).clamp(M_MIN, M_MAX)), outcome));
-        }
-    }
-    Ok(games)
+/// Material as `ox88::wdl::material` counts it, from the record's pieces: building a
+/// `Position` for every record would cost more than the whole fit.
+fn record_material(r: &Record) -> Option<i32> {
+    let worth = |k: Kind| match k {
+        Kind::Pawn => 1,
+        Kind::Knight | Kind::Bishop => 3,
+        Kind::Rook => 5,
+        Kind::Queen => 9,
+        Kind::King => 0,
+    };
+    Some(r.pieces().ok()?.iter().map(|(_, p)| worth(p.kind())).sum())
 }
 
-/// The training games and the held-out ones (index `fold` modulo `HOLDOUT`).
+/// Reads the games; a position the filters pass must have a readable result and board.
+fn read(args: &Args) -> Result<Vec<Game>, String> {
+    let filter = &args.data.filter;
+    let per_game = |game: selfplay::Game| -> Result<Game, String> {
+        let mut positions = Vec::new();
+        for (i, r) in game.records.iter().enumerate() {
+            if filter.skip(i, r).is_some() {
+                continue;
+            }
+            let bad = || format!("game {}: an unreadable record", game.number);
+            let outcome = match r.result().map_err(|_| bad())? {
+                ox88::packed::GameResult::WhiteWins => 0,
+                ox88::packed::GameResult::Draw => 1,
+                ox88::packed::GameResult::BlackWins => 2,
+            };
+            let m = record_material(r).ok_or_else(bad)?;
+            positions.push(((i32::from(r.score_white()), m.clamp(M_MIN, M_MAX)), outcome));
+        }
+        // `record_material` must agree with the engine's count: checked on each game's end.
+        if let Some(last) = game.records.last() {
+            let pos = last.position().map_err(|e| format!("game {}: {e}", game.number))?;
+            if record_material(last) != Some(material(&pos)) {
+                return Err(format!("game {}: material differs from ox88::wdl::material", game.number));
+            }
+        }
+        Ok(Game { number: game.number, positions })
+    };
+    let mut games = Vec::new();
+    let mut fault = None;
+    selfplay::read_games(&args.data.paths, args.threads, per_game, |block| {
+        for g in block {
+            match g {
+                Ok(g) => games.push(g),
+                Err(e) => {
+                    fault.get_or_insert(e);
+                }
+            }
+        }
+    })?;
+    fault.map_or(Ok(games), Err)
+}
+
+/// The training games and the held-out ones (numbered `fold` modulo `HOLDOUT`).
 fn split(games: &[Game], fold: usize) -> (Set<'_>, Set<'_>) {
-    let (test, train) = games.iter().partition(|g| g.index % HOLDOUT == fold);
+    let (test, train) = games.iter().partition(|g| g.number % HOLDOUT == fold);
     (Set { games: train }, Set { games: test })
 }
 
@@ -277,37 +333,10 @@ fn list(c: &[f64]) -> String {
 }
 
 fn run() -> Result<(), String> {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut option = |name: &str, default: usize| -> Result<usize, String> {
-        match args.iter().position(|a| a == name) {
-            None => Ok(default),
-            Some(i) => {
-                let v = args.get(i + 1).and_then(|v| v.parse().ok()).ok_or(format!("{name} needs a number"))?;
-                args.drain(i..i + 2);
-                Ok(v)
-            }
-        }
-    };
-    let degree = option("--degree", 3)?;
-    let iterations = option("--iterations", 3000)?;
-    let fold = option("--fold", 0)?;
-    let cross = match args.iter().position(|a| a == "--cross-validate") {
-        Some(i) => {
-            args.remove(i);
-            true
-        }
-        None => false,
-    };
-    if args.is_empty() {
-        return Err(
-            "usage: fit_wdl DATA.txt [more ...] [--degree D] [--iterations N] [--fold K | --cross-validate]".into()
-        );
-    }
-    if fold >= HOLDOUT {
-        return Err(format!("--fold must be below {HOLDOUT}"));
-    }
+    let args = Args::parse();
+    let (degree, iterations, fold) = (args.degree, args.iterations, args.data.fold);
     let games = read(&args)?;
-    if cross {
+    if args.cross_validate {
         cross_validate(&games, degree, iterations);
         return Ok(());
     }

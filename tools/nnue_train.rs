@@ -1,4 +1,4 @@
-//! Trains ox88's evaluation network on ox88's own self-play games (`tools/datagen.rs` files).
+//! Trains ox88's evaluation network on ox88's own self-play games (`tools/datagen.rs` chunks).
 //!
 //! The network (see `src/nnue.rs` for inference): 768 inputs per side (colour relative to
 //! the side that looks, kind, square seen from that side), one hidden layer of `HIDDEN`
@@ -7,23 +7,60 @@
 //! move; the engine turns it into centipawns with the scale the data's own search scores
 //! have (`K` below), so the search's margins keep their meaning.
 //!
-//! Method: quiet positions only (as the evaluation tuner picks them); every tenth game held
-//! out whole; target `lambda * result + (1 - lambda) * sigmoid(K * score / 400)`; mean
-//! squared error; Adam on mini-batches split over threads; weights clipped to what the
-//! engine's 16-bit quantisation can hold. The network of the epoch that did best on the
+//! Method: quiet positions only, as `tools/selfplay.rs` filters them (side to move not in
+//! check, no capture or promotion played, not among a game's first plies, no mate score);
+//! every tenth game held out whole; target `lambda * result + (1 - lambda) * sigmoid(K *
+//! score / 400)` (White's result and score, turned to the side to move's); mean squared
+//! error; Adam on mini-batches split over threads; weights clipped to what the engine's
+//! 16-bit quantisation can hold. The network of the epoch that did best on the
 //! held-out games is written (quantised, little-endian) to `--out`.
 //!
-//! `cargo run --release --example nnue_train -- DATA.txt [DATA2.txt ...] [--epochs N]
-//!  [--lr X] [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE]`
+//! The same data, seed and thread count give the same network.
+//!
+//! `cargo run --release --example nnue_train -- DATA [DATA ...] [--epochs N] [--lr X]
+//!  [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual] [--fold K]
+//!  [--skip-check=BOOL] [--skip-tactical=BOOL] [--skip-plies N] [--skip-mates=BOOL]`
+//! (DATA: a chunk's `.bin` or a directory of them; defaults: 20 epochs, lr 0.001, lambda 0.5,
+//! batch 16384, 2 threads, seed 1, `ox88.nnue`, fold 0, the filters on, 8 plies skipped;
+//! `--help` lists them)
 
+use clap::Parser;
 use ox88::nnue::{feature, write_network, Network, HIDDEN, INPUTS, QA, QB};
+use ox88::packed::Record;
 use ox88::piece::Color;
-use ox88::Position;
+use rand::{Rng, SeedableRng};
 
 #[path = "selfplay.rs"]
 mod selfplay;
-use rand::{Rng, SeedableRng};
-use selfplay::is_quiet;
+use selfplay::{Data, Label};
+
+#[derive(Parser)]
+#[command(about = "Trains ox88's evaluation network on its self-play games")]
+struct Args {
+    #[command(flatten)]
+    data: Data,
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Adam's step size (a tenth of it for the last third of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// The target's share of the game result; the rest is the search's score.
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f64,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    batch: usize,
+    /// Seeds the initial weights and the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, default_value = "ox88.nnue")]
+    out: String,
+    /// Train the network on what the hand-written evaluation leaves: its output is added to it.
+    #[arg(long)]
+    residual: bool,
+}
 
 /// The clip that keeps `QA * w` inside an `i16` with room for sums.
 const CLIP: f32 = 1.98;
@@ -42,37 +79,27 @@ struct Sample {
     base: f32,
 }
 
-fn sample(fen: &str, score: &str, result: &str, residual: bool) -> Option<Sample> {
-    let pos = Position::from_fen(fen.trim()).ok()?;
-    let result: f32 = result.trim().parse().ok()?;
-    let score = score.trim();
-    let score = if score.starts_with('#') { None } else { Some(score.parse::<f32>().ok()?) };
-    if !is_quiet(&pos) {
-        return None;
-    }
+fn sample(r: &Record, label: Label, residual: bool) -> Option<Sample> {
     let mut s = Sample {
         white: [0; 32],
         black: [0; 32],
         len: 0,
-        white_to_move: pos.side_to_move() == Color::White,
-        result,
-        score,
+        white_to_move: r.side_to_move() == Color::White,
+        result: label.result,
+        score: label.score,
         base: 0.0,
     };
     if residual {
-        s.base = ox88::eval::evaluate_hand(&pos) as f32;
+        s.base = ox88::eval::evaluate_hand(&r.position().ok()?) as f32;
     }
-    for c in [Color::White, Color::Black] {
-        for &sq in pos.pieces(c) {
-            let piece = pos.piece_at(sq);
-            let i = s.len as usize;
-            if i == 32 {
-                return None;
-            }
-            s.white[i] = feature(Color::White, piece, sq) as u16;
-            s.black[i] = feature(Color::Black, piece, sq) as u16;
-            s.len += 1;
+    for (sq, piece) in r.pieces().ok()? {
+        let i = s.len as usize;
+        if i == 32 {
+            return None;
         }
+        s.white[i] = feature(Color::White, piece, sq) as u16;
+        s.black[i] = feature(Color::Black, piece, sq) as u16;
+        s.len += 1;
     }
     Some(s)
 }
@@ -176,8 +203,8 @@ fn step(net: &Net, s: &Sample, t: f32, grad: Option<&mut Net>) -> f32 {
         }
     }
     let mut out = net.b2 + s.base;
-    for side in 0..2 {
-        for (j, &a) in acc[side].iter().enumerate() {
+    for (side, acc) in acc.iter().enumerate() {
+        for (j, &a) in acc.iter().enumerate() {
             let c = a.clamp(0.0, 1.0);
             out += c * c * net.w2[side * HIDDEN + j];
         }
@@ -246,50 +273,21 @@ fn quantise(net: &Net, k: f64) -> Box<Network> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mut epochs, mut lr, mut lambda, mut threads, mut batch, mut seed) =
-        (20usize, 0.001f32, 0.5f64, 2usize, 16384usize, 1u64);
-    let mut out_file = "ox88.nnue".to_string();
-    let mut residual = false;
-    let mut files = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let value = args.get(i + 1).cloned().unwrap_or_default();
-        let bad = |what: &str| -> ! {
-            eprintln!("{what} needs a number, got {value:?}");
-            std::process::exit(2)
-        };
-        match args[i].as_str() {
-            "--epochs" => epochs = value.parse().unwrap_or_else(|_| bad("--epochs")),
-            "--lr" => lr = value.parse().unwrap_or_else(|_| bad("--lr")),
-            "--lambda" => lambda = value.parse().unwrap_or_else(|_| bad("--lambda")),
-            "--threads" => threads = value.parse().unwrap_or_else(|_| bad("--threads")),
-            "--batch" => batch = value.parse().unwrap_or_else(|_| bad("--batch")),
-            "--seed" => seed = value.parse().unwrap_or_else(|_| bad("--seed")),
-            "--out" => out_file = value,
-            "--residual" => {
-                residual = true;
-                i += 1;
-                continue;
-            }
-            file => {
-                files.push(file.to_string());
-                i += 1;
-                continue;
-            }
+    let args = Args::parse();
+    let (epochs, lr, lambda, batch, seed) = (args.epochs, args.lr, args.lambda, args.batch, args.seed);
+    let threads = args.threads.max(1);
+    let (mut train, mut held) = match selfplay::samples(&args.data, threads, |r, label| sample(r, label, args.residual))
+    {
+        Ok(x) => {
+            eprintln!("{}", x.counts);
+            (x.train, x.held)
         }
-        i += 2;
-    }
-    let threads = threads.max(1);
-    let (mut train, mut held) =
-        match selfplay::read_files(&files, threads, |fen, score, result| sample(fen, score, result, residual)) {
-            Ok(x) => x,
-            Err(e) => {
-                eprintln!("{e}");
-                std::process::exit(2);
-            }
-        };
-    eprintln!("{} quiet positions to train on, {} held out, from {} file(s)", train.len(), held.len(), files.len());
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    eprintln!("{} quiet positions to train on, {} held out", train.len(), held.len());
     if train.is_empty() || held.is_empty() {
         std::process::exit(2);
     }
@@ -299,7 +297,7 @@ fn main() {
     for s in train.iter_mut().chain(held.iter_mut()) {
         s.base *= to_logit;
     }
-    if residual {
+    if args.residual {
         let base_only = Net::zero();
         eprintln!("hand-written evaluation alone: held out {:.6}", held_error(&base_only, &held, threads));
     }
@@ -383,10 +381,11 @@ fn main() {
         );
     }
     let q = quantise(&best.1, k);
-    match write_network(&q, &out_file) {
-        Ok(()) => eprintln!("wrote {out_file} (epoch {}, held out {:.6}, scale {})", best.2, best.0, q.scale),
+    let out = &args.out;
+    match write_network(&q, out) {
+        Ok(()) => eprintln!("wrote {out} (epoch {}, held out {:.6}, scale {})", best.2, best.0, q.scale),
         Err(e) => {
-            eprintln!("cannot write {out_file}: {e}");
+            eprintln!("cannot write {out}: {e}");
             std::process::exit(1);
         }
     }

@@ -9,10 +9,28 @@
 //! trials (default 20) and a line gives the median, the worst and the first trial (which
 //! includes starting the helper threads), in milliseconds.
 
+use clap::Parser;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+#[command(about = "Time from `stop` to `bestmove` of a UCI engine, at several thread counts")]
+struct Args {
+    /// The engine to start.
+    #[arg(default_value = "target/release/ox88")]
+    engine: String,
+    /// Trials per thread count.
+    #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    trials: usize,
+    /// Thread counts, separated by commas.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,256")]
+    threads: Vec<usize>,
+    /// How long `go infinite` searches before `stop`.
+    #[arg(long, default_value_t = 200)]
+    search_ms: u64,
+}
 
 struct Engine {
     child: std::process::Child,
@@ -100,32 +118,7 @@ fn measure(path: &str, threads: usize, trials: usize, search: Duration) -> Resul
 }
 
 fn run() -> Result<(), String> {
-    let mut path = "target/release/ox88".to_string();
-    let mut trials = 20;
-    let mut threads = vec![1, 2, 256];
-    let mut search_ms = 200;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
-        match a.as_str() {
-            "--trials" => trials = value("--trials")?.parse().map_err(|e| format!("--trials: {e}"))?,
-            "--search-ms" => search_ms = value("--search-ms")?.parse().map_err(|e| format!("--search-ms: {e}"))?,
-            "--threads" => {
-                threads = value("--threads")?
-                    .split(',')
-                    .map(|t| t.trim().parse().map_err(|e| format!("--threads: {e}")))
-                    .collect::<Result<_, _>>()?
-            }
-            "-h" | "--help" => {
-                println!("stop_latency [ENGINE] [--trials N] [--threads 1,2,256] [--search-ms MS]");
-                return Ok(());
-            }
-            other => path = other.to_string(),
-        }
-    }
-    if trials == 0 {
-        return Err("--trials must be at least 1".into());
-    }
+    let Args { engine: path, trials, threads, search_ms } = Args::parse();
     println!("engine {path}, {trials} trials per thread count, stop after {search_ms} ms of go infinite");
     for t in threads {
         let lat = measure(&path, t, trials, Duration::from_millis(search_ms))?;

@@ -2,11 +2,12 @@
 //! of `ox88::eval::Weights`, fitted to ox88's own self-play games.
 //!
 //! Method:
-//! 1. Positions come from `tools/datagen.rs` (`FEN | score | result` lines, each game closed
-//!    by `# game I R N`). Only quiet positions are kept: side to move not in check, no capture
-//!    with a positive static exchange, no promotion possible, so the static evaluation is a
-//!    fair stand-in for the quiescence score. Every tenth game (index divisible by 10) is held
-//!    out whole, to judge the fit on games it never saw.
+//! 1. Positions come from the chunks of `tools/datagen.rs`, read by `tools/selfplay.rs`:
+//!    quiet positions only (side to move not in check, no capture or promotion played, not
+//!    among a game's first plies, no mate score), every tenth game held out whole, to judge
+//!    the fit on games it never saw. `--see-quiet` also drops a position with a capture of
+//!    positive static exchange or a promotion on the board: the static evaluation stands in
+//!    for the quiescence score, which such a move changes even when the game went otherwise.
 //! 2. Each position is read once through `eval::evaluate_traced`, which reports every term as
 //!    "n more of weight w for this colour". The evaluation is then linear in the weights
 //!    (blended by phase, scaled by the end-game scale), except the king attack, whose
@@ -25,19 +26,58 @@
 //!    `eval::WEIGHTS`): each piece-square table's mean is moved into the material value, so
 //!    a table reads as "better or worse than an average square".
 //!
-//! `cargo run --release --example tune -- DATA.txt [DATA2.txt ...] [--epochs N] [--lr X]
-//!  [--lambda L] [--l2 X] [--threads T] [--out FILE]` (defaults: 400 epochs, lr 1, lambda 0.5, l2 0)
+//! `cargo run --release --example tune -- DATA [DATA ...] [--epochs N] [--lr X] [--lambda L]
+//!  [--l2 X] [--threads T] [--out FILE] [--see-quiet] [--fold K] [--skip-check=BOOL]
+//!  [--skip-tactical=BOOL] [--skip-plies N] [--skip-mates=BOOL]` (DATA: a chunk's `.bin` or a
+//! directory of them; defaults: 400 epochs, lr 1, lambda 0.5, l2 0, 2 threads, fold 0, the
+//! filters on, 8 plies skipped; `--help` lists them)
 
+use clap::Parser;
 use ox88::eval::{evaluate_traced, Term, Trace, KING_DANGER_CAP, WEIGHTS};
+use ox88::packed::Record;
 use ox88::piece::{Color, Kind};
 use ox88::psqt::{Tapered, PST};
+use ox88::see::see;
 use ox88::value::PIECE_VALUES;
 use ox88::Position;
+use std::fmt::Write as _;
+use std::path::PathBuf;
 
 #[path = "selfplay.rs"]
 mod selfplay;
-use selfplay::is_quiet;
-use std::fmt::Write as _;
+use selfplay::{Data, Label};
+
+#[derive(Parser)]
+#[command(about = "Fits the hand-written evaluation's weights to ox88's self-play games")]
+struct Args {
+    #[command(flatten)]
+    data: Data,
+    #[arg(long, default_value_t = 400)]
+    epochs: usize,
+    /// Adam's step size (a quarter of it for the last quarter of the epochs).
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// The target's share of the game result; the rest is the search's score.
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f64,
+    /// Pull of the piece-square values towards zero.
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Write the weights here instead of to standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Also drop positions with a capture of positive static exchange or a promotion on the board.
+    #[arg(long)]
+    see_quiet: bool,
+}
+
+/// No capture with a positive static exchange and no promotion on the board: what the
+/// quiescence search would not change.
+fn see_quiet(pos: &Position) -> bool {
+    pos.legal_tactical_moves().iter().all(|&m| !m.is_promotion() && see(pos, m) <= 0)
+}
 
 const KINDS: [Kind; 6] = [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King];
 
@@ -143,10 +183,7 @@ impl Params {
         t[SHIELD_MISSING] = tapered(w.shield_missing);
         t[SHIELD_ADVANCED] = tapered(w.shield_advanced);
         t[KING_OPEN_FILE] = tapered(w.king_open_file);
-        let mut units = [0.0; 6];
-        for k in 0..6 {
-            units[k] = w.attack_units[k] as f64;
-        }
+        let units = w.attack_units.map(|u| u as f64);
         Params { t, units }
     }
 }
@@ -186,9 +223,7 @@ impl Trace for Recorder {
         self.counts[index(term)] += sign * n;
     }
     fn king_attack(&mut self, c: Color, hits: [i32; 6], counts: bool) {
-        for k in 0..6 {
-            self.hits[c.index()][k] = hits[k] as i8;
-        }
+        self.hits[c.index()] = hits.map(|h| h as i8);
         self.attack_counts[c.index()] = counts;
     }
     fn finish(&mut self, phase: i32, scale: i32, mop_up: i32, stm: Color) {
@@ -196,12 +231,9 @@ impl Trace for Recorder {
     }
 }
 
-fn sample(fen: &str, score: &str, result: &str) -> Option<Sample> {
-    let pos = Position::from_fen(fen.trim()).ok()?;
-    let result: f32 = result.trim().parse().ok()?;
-    let score = score.trim();
-    let score = if score.starts_with('#') { None } else { Some(score.parse::<f32>().ok()?) };
-    if !is_quiet(&pos) {
+fn sample(r: &Record, label: Label, see_filter: bool) -> Option<Sample> {
+    let pos = r.position().ok()?;
+    if see_filter && !see_quiet(&pos) {
         return None;
     }
     let mut rec = Recorder {
@@ -230,8 +262,8 @@ fn sample(fen: &str, score: &str, result: &str) -> Option<Sample> {
         mop_up: rec.mop_up as i16,
         white_to_move: rec.stm == Color::White,
         engine_eval: if rec.stm == Color::White { v } else { -v },
-        result,
-        score,
+        result: label.result,
+        score: label.score,
     })
 }
 
@@ -249,14 +281,14 @@ fn eval(s: &Sample, p: &Params, tempo: f64, grad: Option<(&mut Params, f64)>) ->
         eg += w[1] * n as f64;
     }
     let mut units = [0.0; 2];
-    for c in 0..2 {
+    for (c, slot) in units.iter_mut().enumerate() {
         if s.attack_counts[c] {
             let u: f64 = (1..5).map(|k| p.units[k] * s.hits[c][k] as f64).sum();
             let d = (u * u / 4.0).min(DANGER_CAP);
             let sign = if c == 0 { 1.0 } else { -1.0 };
             mg += sign * d;
             eg += sign * d / 8.0;
-            units[c] = u;
+            *slot = u;
         }
     }
     let phase = s.phase as f64;
@@ -269,8 +301,7 @@ fn eval(s: &Sample, p: &Params, tempo: f64, grad: Option<(&mut Params, f64)>) ->
             e[0] += g * wm * n as f64;
             e[1] += g * we * n as f64;
         }
-        for c in 0..2 {
-            let u = units[c];
+        for (c, &u) in units.iter().enumerate() {
             if s.attack_counts[c] && u * u / 4.0 < DANGER_CAP {
                 let sign = if c == 0 { 1.0 } else { -1.0 };
                 // d(u^2/4)/du = u/2; the danger enters mg fully and eg at an eighth.
@@ -404,14 +435,13 @@ fn rust(p: &Params) -> String {
     let mut out = String::new();
     let names = ["pawn", "knight", "bishop", "rook", "queen", "king"];
     let _ = writeln!(out, "// value.rs: PIECE_VALUES (mg, eg) per kind");
-    for k in 0..5 {
-        let _ =
-            writeln!(out, "//   {:<6} mg {} eg {}", names[k], p.t[MATERIAL + k][0] as i32, p.t[MATERIAL + k][1] as i32);
+    for (k, name) in names.iter().enumerate().take(5) {
+        let _ = writeln!(out, "//   {name:<6} mg {} eg {}", p.t[MATERIAL + k][0] as i32, p.t[MATERIAL + k][1] as i32);
     }
     let _ = writeln!(out, "\n// psqt.rs");
     let _ = writeln!(out, "pub const PST: [[Tapered; 64]; 6] = [");
-    for k in 0..6 {
-        let _ = writeln!(out, "    // {}", names[k]);
+    for (k, name) in names.iter().enumerate() {
+        let _ = writeln!(out, "    // {name}");
         let _ = writeln!(out, "    [");
         for row in 0..8 {
             let _ = writeln!(out, "        {},", list(p, PSQ + k * 64 + row * 8, 8));
@@ -448,40 +478,21 @@ fn rust(p: &Params) -> String {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mut epochs, mut lr, mut lambda, mut threads, mut l2) = (400usize, 1.0f64, 0.5f64, 2usize, 0.0f64);
-    let mut out_file: Option<String> = None;
-    let mut files = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let value = args.get(i + 1).cloned().unwrap_or_default();
-        let bad = |what: &str| -> ! {
-            eprintln!("{what} needs a number, got {value:?}");
-            std::process::exit(2)
-        };
-        match args[i].as_str() {
-            "--epochs" => epochs = value.parse().unwrap_or_else(|_| bad("--epochs")),
-            "--lr" => lr = value.parse().unwrap_or_else(|_| bad("--lr")),
-            "--lambda" => lambda = value.parse().unwrap_or_else(|_| bad("--lambda")),
-            "--l2" => l2 = value.parse().unwrap_or_else(|_| bad("--l2")),
-            "--threads" => threads = value.parse().unwrap_or_else(|_| bad("--threads")),
-            "--out" => out_file = Some(value),
-            file => {
-                files.push(file.to_string());
-                i += 1;
-                continue;
-            }
+    let args = Args::parse();
+    let (epochs, lr, lambda, l2) = (args.epochs, args.lr, args.lambda, args.l2);
+    let threads = args.threads.max(1);
+    let read = selfplay::samples(&args.data, threads, |r, label| sample(r, label, args.see_quiet));
+    let (train, held) = match read {
+        Ok(x) => {
+            eprintln!("{}", x.counts);
+            (x.train, x.held)
         }
-        i += 2;
-    }
-    let (train, held) = match selfplay::read_files(&files, threads, sample) {
-        Ok(x) => x,
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(2);
         }
     };
-    eprintln!("{} quiet positions to fit, {} held out, from {} file(s)", train.len(), held.len(), files.len());
+    eprintln!("{} quiet positions to fit, {} held out", train.len(), held.len());
     if train.is_empty() || held.is_empty() {
         std::process::exit(2);
     }
@@ -558,13 +569,13 @@ fn main() {
         held.len(),
         rust(&q)
     );
-    match out_file {
+    match args.out {
         Some(f) => {
             if let Err(e) = std::fs::write(&f, &text) {
-                eprintln!("cannot write {f}: {e}");
+                eprintln!("cannot write {}: {e}", f.display());
                 std::process::exit(1);
             }
-            eprintln!("written to {f}");
+            eprintln!("written to {}", f.display());
         }
         None => print!("{text}"),
     }
