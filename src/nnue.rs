@@ -342,8 +342,9 @@ mod tests {
                     // Asked for now and then: an entry may be derived over several plies.
                     if rng.gen_range(0..3) == 0 {
                         let fresh = refresh(&NETWORK, &pos);
-                        for side in 0..2 {
-                            assert_eq!(stack.get(&NETWORK, ply + 1)[side].0, fresh[side].0, "{fen} after {ply} plies");
+                        let derived = stack.get(&NETWORK, ply + 1);
+                        for (d, f) in derived.iter().zip(&fresh) {
+                            assert_eq!(d.0, f.0, "{fen} after {ply} plies");
                         }
                         checked += 1;
                     }
