@@ -19,10 +19,9 @@ use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::value::Score;
 
-// Fitted by `cargo run --release --example fit_wdl -- selfplay/wdl-nn.txt` on the games of
-// `cargo run --release --example datagen -- ../shared/openings/balanced-8ply.epd selfplay/wdl-nn.txt
-//  --games 4000 --nodes 6000 --threads 2 --seed 5`, played by the engine with the evaluation
-// network (3,600 games for the fit, 400 held out; README).
+// Fitted by `tools/fit_wdl.rs` on 4,000 games (seed 5, 6,000 nodes per move) of the engine
+// with the evaluation network: 3,600 games for the fit, 400 held out (docs/search-and-eval.md).
+// Those games were made by the old text-format generator; docs/data.md has today's commands.
 const A: [f64; 4] = [83.605, -40.663, 95.953, -84.632];
 const B: [f64; 4] = [94.416, 24.068, 9.103, -20.469];
 /// The material range the model distinguishes, and its middle and half-width: the model's
