@@ -1,7 +1,7 @@
 //! UCI text layer: lines in, [`Command`]s to the [`Engine`] facade, lines out.
 //!
-//! [`parse`] turns a line into a typed command (pure: no state, no I/O); a [`Session`]
-//! carries it out on the engine; [`options`] is the one table of UCI options; [`format`]
+//! `parse` turns a line into a typed command (pure: no state, no I/O); a [`Session`]
+//! carries it out on the engine; `options` is the one table of UCI options; `format`
 //! writes moves, `info` and `bestmove` lines. The notation of moves (Chess960 or not) is
 //! this layer's setting: the engine below deals in moves, not text.
 
