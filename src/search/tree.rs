@@ -47,6 +47,14 @@ impl Worker<'_> {
         self.shared.tt.prefetch(key);
     }
 
+    /// The static evaluation the tree prunes and stands pat by: the cached evaluation,
+    /// corrected by the correction history (the cache keeps the raw one).
+    #[inline(always)]
+    fn corrected_eval(&mut self, pos: &Position, ply: usize) -> i32 {
+        let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
+        self.td.correction.corrected(pos, raw)
+    }
+
     /// Alpha-beta search of `pos` to `depth`; `in_check` tells whether its side to move is.
     pub fn negamax(
         &mut self,
@@ -92,12 +100,7 @@ impl Worker<'_> {
         // Evaluated before the hash probe, though a stored bound may make it needless: as in
         // quiescence, the prefetched bucket arrives meanwhile. The cache keeps the raw
         // evaluation; everything below works from the corrected one.
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
-            self.td.correction.corrected(pos, raw)
-        };
+        let static_eval = if in_check { -INFINITY } else { self.corrected_eval(pos, ply) };
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
@@ -404,8 +407,7 @@ impl Worker<'_> {
         } else if pos.halfmove_clock() >= 99 {
             0
         } else {
-            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(ply));
-            self.td.correction.corrected(pos, raw)
+            self.corrected_eval(pos, ply)
         };
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);
