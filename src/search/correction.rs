@@ -14,6 +14,9 @@
 //! (the "gravity" of the history tables): strong evidence moves it further, and an entry
 //! near the limit yields to evidence against it.
 
+use super::params::{
+    CORRECTION_DEPTH_DIV, CORRECTION_LIMIT, CORRECTION_MAX_BONUS, CORRECTION_PAWN_WEIGHT, CORRECTION_READ_DIV,
+};
 use crate::piece::Color;
 use crate::position::Position;
 use crate::value::TB_WIN_BOUND;
@@ -25,13 +28,12 @@ const SIZE: usize = 1 << BITS;
 /// not rounded away.
 const GRAIN: i32 = 16;
 /// The largest entry, in 1/GRAIN units.
-const LIMIT: i32 = 1024 * GRAIN;
+const LIMIT: i32 = CORRECTION_LIMIT * GRAIN;
 /// The largest single update, in 1/GRAIN units.
-const MAX_BONUS: i32 = 256 * GRAIN;
-/// Reading: (PAWN_WEIGHT * pawn entry + sum of the two non-pawn entries) / READ_DIV, so a
-/// full pawn entry is worth 64 centipawns and a full non-pawn entry 32.
-const PAWN_WEIGHT: i32 = 2;
-const READ_DIV: i32 = 32 * GRAIN;
+const MAX_BONUS: i32 = CORRECTION_MAX_BONUS * GRAIN;
+/// Reading: (CORRECTION_PAWN_WEIGHT * pawn entry + sum of the two non-pawn entries) /
+/// READ_DIV.
+const READ_DIV: i32 = CORRECTION_READ_DIV * GRAIN;
 
 type Table = [[i16; SIZE]; 2];
 
@@ -72,7 +74,7 @@ impl CorrectionHistory {
         let pawn = self.pawn[stm][index(pos.pawn_key())] as i32;
         let white = self.non_pawn[0][stm][index(pos.non_pawn_key(Color::White))] as i32;
         let black = self.non_pawn[1][stm][index(pos.non_pawn_key(Color::Black))] as i32;
-        let correction = (PAWN_WEIGHT * pawn + white + black) / READ_DIV;
+        let correction = (CORRECTION_PAWN_WEIGHT * pawn + white + black) / READ_DIV;
         (raw + correction).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
@@ -80,7 +82,7 @@ impl CorrectionHistory {
     /// said `eval`: every table's entry for `pos` moves toward the difference.
     #[inline]
     pub fn update(&mut self, pos: &Position, depth: i32, score: i32, eval: i32) {
-        let bonus = ((score - eval) * GRAIN * depth / 8).clamp(-MAX_BONUS, MAX_BONUS);
+        let bonus = ((score - eval) * GRAIN * depth / CORRECTION_DEPTH_DIV).clamp(-MAX_BONUS, MAX_BONUS);
         let stm = pos.side_to_move().index();
         let nudge = |entry: &mut i16| {
             let e = *entry as i32;

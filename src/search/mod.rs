@@ -19,9 +19,12 @@
 //!   prunes and stands pat by.
 //! - [`picker`] hands out the moves of a node in order, [`ordering`] scores them and keeps
 //!   what the search learns about quiet moves.
+//! - [`params`] holds the numbers all of these tune by: margins, reductions, history
+//!   bonuses, the aspiration window.
 
 mod correction;
 mod ordering;
+pub mod params;
 mod picker;
 mod root;
 #[cfg(test)]

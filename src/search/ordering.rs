@@ -6,6 +6,7 @@
 //! gets its moves from [`super::picker`], which generates each group only when it is
 //! reached; quiescence and the root order whole lists by [`list_score`].
 
+use super::params::{HISTORY_BONUS_MAX, HISTORY_DEPTH, HISTORY_DEPTH2, HISTORY_MAX};
 use crate::mv::Move;
 use crate::piece::{Kind, Piece};
 use crate::position::Position;
@@ -21,8 +22,6 @@ pub const COUNTER: i32 = KILLER_1 - 2;
 pub const BAD_CAPTURE: i32 = -(1 << 28);
 /// Under-promotions go behind every losing capture.
 pub const UNDER_PROMOTION: i32 = -10_000;
-/// History scores stay within +-HISTORY_MAX (well below the killer band).
-pub const HISTORY_MAX: i32 = 16_384;
 
 /// Tables the search learns from (kept across searches, cleared by `ucinewgame`).
 pub struct OrderTables {
@@ -149,7 +148,7 @@ impl OrderTables {
         rows: &[ContRow; 2],
     ) {
         let side = pos.side_to_move().index();
-        let bonus = (16 * depth * depth + 32 * depth).min(1600);
+        let bonus = (HISTORY_DEPTH2 * depth * depth + HISTORY_DEPTH * depth).min(HISTORY_BONUS_MAX);
         self.nudge_quiet(pos, side, best, rows, bonus);
         for &m in tried {
             if m != best {

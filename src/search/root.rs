@@ -6,6 +6,7 @@
 //! whether time allows another.
 
 use super::ordering::list_score;
+use super::params::{ASPIRATION_DELTA, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH};
 use super::worker::{Frame, Worker};
 use super::{features, Report, SearchLimits, SearchOutcome};
 use crate::mv::Move;
@@ -187,8 +188,9 @@ impl Worker<'_> {
             r.score = -INFINITY;
         }
         let prev = root[pv_index].prev_score;
-        let mut delta = 18;
-        let (mut alpha, mut beta) = if features::ASPIRATION && depth >= 5 && prev.abs() < MATE_BOUND {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if features::ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND
+        {
             ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)
@@ -209,7 +211,7 @@ impl Worker<'_> {
             } else {
                 return;
             };
-            delta += delta / 2 + 5;
+            delta += delta / 2 + ASPIRATION_GROWTH;
             if self.control.elapsed() >= VERBOSE_AFTER {
                 report(self.iteration_report(depth, pv_index, &root[pv_index], v, bound));
             }

@@ -5,6 +5,7 @@
 
 use super::features;
 use super::ordering::{OrderTables, COUNTER};
+use super::params::*;
 use super::picker::MovePicker;
 use super::worker::{TreeProbe, Worker};
 use super::SharedControl;
@@ -44,6 +45,14 @@ impl Worker<'_> {
     fn prefetch(&self, key: u64) {
         self.td.evals.prefetch(key);
         self.shared.tt.prefetch(key);
+    }
+
+    /// The static evaluation the tree prunes and stands pat by: the cached evaluation,
+    /// corrected by the correction history (the cache keeps the raw one).
+    #[inline(always)]
+    fn corrected_eval(&mut self, pos: &Position, ply: usize) -> i32 {
+        let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(&NETWORK, ply));
+        self.td.correction.corrected(pos, raw)
     }
 
     /// Alpha-beta search of `pos` to `depth`; `in_check` tells whether its side to move is.
@@ -91,12 +100,7 @@ impl Worker<'_> {
         // Evaluated before the hash probe, though a stored bound may make it needless: as in
         // quiescence, the prefetched bucket arrives meanwhile. The cache keeps the raw
         // evaluation; everything below works from the corrected one.
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(&NETWORK, ply));
-            self.td.correction.corrected(pos, raw)
-        };
+        let static_eval = if in_check { -INFINITY } else { self.corrected_eval(pos, ply) };
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
@@ -112,7 +116,7 @@ impl Worker<'_> {
         if let Some(tb) = self.shared.tb {
             if let Some((score, bound)) = self.probe_tables(tb, pos, depth, ply) {
                 if bound.settles(score, alpha, beta) {
-                    let draft = (depth + 6).min(MAX_PLY as i32 - 1);
+                    let draft = (depth + TB_DRAFT_BONUS).min(MAX_PLY as i32 - 1);
                     self.shared.tt.store(key, Move::NONE, score, draft, bound, ply);
                     return score;
                 }
@@ -144,18 +148,21 @@ impl Worker<'_> {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
-            if features::REVERSE_FUTILITY && depth <= 7 && eval - 80 * (depth - improving as i32) >= beta {
+            if features::REVERSE_FUTILITY
+                && depth <= RFP_MAX_DEPTH
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            {
                 return eval;
             }
             // Null move: if passing still fails high, a real move will. Not in pawn endings
             // (zugzwang), not twice in a row.
             if features::NULL_MOVE
-                && depth >= 3
+                && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && self.td.stack[ply - 1].mv != Move::NONE
                 && has_pieces(pos)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(NMP_EVAL_MAX);
                 self.td.nnue.push_null(ply);
                 let undo = pos.make_null();
                 self.prefetch(pos.key());
@@ -177,7 +184,7 @@ impl Worker<'_> {
         // Without a hash move a deep node is searched one ply shallower first (internal
         // iterative reduction): its ordering is poor and the result seeds the table.
         let mut depth = depth;
-        if depth >= 5 && tt_move.is_none() {
+        if depth >= IIR_MIN_DEPTH && tt_move.is_none() {
             depth -= 1;
         }
 
@@ -201,17 +208,21 @@ impl Worker<'_> {
         let mut searched = 0;
         let mut quiets = [Move::NONE; 64];
         let mut quiet_count = 0;
-        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIV };
         while let Some((m, order_score)) = picker.next(pos, &self.td.order) {
             legal_moves += 1;
             let quiet = !m.is_tactical();
             // Pruning of late moves once a real score is in hand.
             if !pv_node && !in_check && best > -MATE_BOUND {
-                if features::LATE_MOVE_PRUNING && quiet && depth <= 8 && quiet_count as i32 >= lmp_limit {
+                if features::LATE_MOVE_PRUNING && quiet && depth <= LMP_MAX_DEPTH && quiet_count as i32 >= lmp_limit {
                     picker.skip_quiets();
                     continue;
                 }
-                if !quiet && order_score < 0 && depth <= 6 && crate::see::see(pos, m) < -90 * depth {
+                if !quiet
+                    && order_score < 0
+                    && depth <= SEE_CAPTURE_MAX_DEPTH
+                    && crate::see::see(pos, m) < -SEE_CAPTURE_MARGIN * depth
+                {
                     continue;
                 }
             }
@@ -222,8 +233,8 @@ impl Worker<'_> {
                 && !pv_node
                 && !in_check
                 && best > -MATE_BOUND
-                && depth <= 8
-                && !crate::see::see_ge(pos, m, -20 * depth * depth);
+                && depth <= SEE_QUIET_MAX_DEPTH
+                && !crate::see::see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth);
             let piece = pos.piece_at(m.from());
             self.td.nnue.push(ply, pos, m);
             let undo = pos.make(m);
@@ -240,8 +251,8 @@ impl Worker<'_> {
                 && !in_check
                 && !gives_check
                 && best > -MATE_BOUND
-                && depth <= 6
-                && eval + 100 + 100 * depth <= alpha
+                && depth <= FUTILITY_MAX_DEPTH
+                && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
             {
                 pos.unmake(m, &undo);
                 if quiet_count < quiets.len() {
@@ -260,7 +271,7 @@ impl Worker<'_> {
                 // Late-move reduction for quiet moves and losing captures.
                 let mut r = 0;
                 if features::LMR
-                    && depth >= 3
+                    && depth >= LMR_MIN_DEPTH
                     && searched > pv_node as i32
                     && (quiet || order_score < 0)
                     && !gives_check
@@ -275,7 +286,7 @@ impl Worker<'_> {
                     if order_score >= COUNTER {
                         r -= 1; // killers and counter-move
                     } else if quiet {
-                        r -= order_score / 8000;
+                        r -= order_score / LMR_HISTORY_DIV;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -396,8 +407,7 @@ impl Worker<'_> {
         } else if pos.halfmove_clock() >= 99 {
             0
         } else {
-            let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(&NETWORK, ply));
-            self.td.correction.corrected(pos, raw)
+            self.corrected_eval(pos, ply)
         };
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);
@@ -431,7 +441,7 @@ impl Worker<'_> {
                 }
                 // Delta pruning: even winning the victim (plus a margin) cannot reach alpha.
                 let victim = if m.is_en_passant() { nominal(Kind::Pawn) } else { nominal_of(pos.piece_at(m.to())) };
-                if !m.is_promotion() && stand + victim + 200 <= alpha {
+                if !m.is_promotion() && stand + victim + DELTA_MARGIN <= alpha {
                     continue;
                 }
                 // SEE pruning: losing exchanges are not worth a look.

@@ -7,6 +7,7 @@
 
 use super::correction::CorrectionHistory;
 use super::ordering::OrderTables;
+use super::params::{LMR_BASE, LMR_DIVISOR};
 use super::{SearchLimits, SharedControl};
 use crate::eval::{EvalCache, PawnTable};
 use crate::mv::Move;
@@ -37,7 +38,7 @@ impl Reductions {
         let mut table = Box::new([[0u8; 64]; 64]);
         for (d, row) in table.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
             }
         }
         Reductions(table)
