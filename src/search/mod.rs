@@ -6,18 +6,18 @@
 //! and `ponderhit` from the input thread to the search, which polls it every 1024 nodes.
 //!
 //! The floors below this file, each owning one part:
-//! - [`thread`]: the pool. It owns the hash table and one [`thread::ThreadData`] per thread,
+//! - `thread`: the pool. It owns the hash table and one `worker::ThreadData` per thread,
 //!   and lends the table to every thread of a search (Lazy SMP on scoped threads).
-//! - [`root`]: iterative deepening, aspiration windows, MultiPV and the moves at the root;
+//! - `root`: iterative deepening, aspiration windows, MultiPV and the moves at the root;
 //!   when to stop between iterations is asked of [`crate::time`].
-//! - [`tree`]: principal variation search below the root (negamax alpha-beta with null
+//! - `tree`: principal variation search below the root (negamax alpha-beta with null
 //!   windows after the first move) and quiescence, with null move, reverse futility,
 //!   futility, late-move pruning and reductions, check extensions; draws by repetition
 //!   (including the game before the root), the fifty-move rule and insufficient material.
-//! - [`correction`] learns how far searches find the static evaluation off, by pawn
+//! - `correction` learns how far searches find the static evaluation off, by pawn
 //!   structure and by each side's piece placement, and corrects the evaluation the tree
 //!   prunes and stands pat by.
-//! - [`picker`] hands out the moves of a node in order, [`ordering`] scores them and keeps
+//! - `picker` hands out the moves of a node in order, `ordering` scores them and keeps
 //!   what the search learns about quiet moves.
 //! - [`params`] holds the numbers all of these tune by: margins, reductions, history
 //!   bonuses, the aspiration window.

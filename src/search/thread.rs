@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// thread).
 const HELPER_STACK_BYTES: usize = 32 << 20;
 
-/// The search pool: the hash table and one [`ThreadData`] per search thread.
+/// The search pool: the hash table and one `ThreadData` per search thread.
 pub struct Searcher {
     tt: TranspositionTable,
     reductions: Reductions,
