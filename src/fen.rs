@@ -128,28 +128,7 @@ impl Position {
     /// Writes the position as FEN; castling rights that standard chess cannot express are
     /// written as rook files (Shredder-FEN), so the text always reads back the same.
     pub fn to_fen(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                let p = self.piece_at(Square::from_coords(file, rank));
-                if p.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                out.push(p.letter());
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+        let mut out = placement_text(|sq| self.piece_at(sq));
         out.push_str(if self.side == Color::White { " w " } else { " b " });
         out.push_str(&self.castling_text());
         match self.en_passant {
@@ -431,6 +410,33 @@ fn en_passant_fault(pos: &Position, ep: Square) -> Result<(), EnPassantFault> {
         }
     }
     Ok(())
+}
+
+/// The board field of a FEN (rank 8 first) for the pieces `piece_at` gives.
+pub fn placement_text(piece_at: impl Fn(Square) -> Piece) -> String {
+    let mut out = String::with_capacity(72);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let p = piece_at(Square::from_coords(file, rank));
+            if p.is_none() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+                empty = 0;
+            }
+            out.push(p.letter());
+        }
+        if empty > 0 {
+            out.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@
 //!
 //! The en passant square is not kept: no evaluation looks at it.
 
-use crate::fen::FenError;
+use crate::fen::{placement_text, FenError};
 use crate::mv::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
@@ -203,11 +203,7 @@ impl Record {
     pub fn played(&self) -> (usize, usize, Option<Kind>) {
         let mv = u16::from_le_bytes([self.0[28], self.0[29]]);
         let promotion = (mv >> 12 & 7) as usize;
-        (
-            (mv & 63) as usize,
-            (mv >> 6 & 63) as usize,
-            (promotion != 0).then(|| Kind::from_index(promotion)),
-        )
+        ((mv & 63) as usize, (mv >> 6 & 63) as usize, (promotion != 0).then(|| Kind::from_index(promotion)))
     }
 
     pub fn ply(&self) -> u8 {
@@ -220,28 +216,7 @@ impl Record {
         for (sq, piece) in self.pieces()? {
             board[sq.index64()] = piece;
         }
-        let mut fen = String::with_capacity(90);
-        for rank in 0..8 {
-            let mut empty = 0;
-            for file in 0..8 {
-                let piece = board[rank * 8 + file];
-                if piece.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    fen.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                fen.push(piece.letter());
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank < 7 {
-                fen.push('/');
-            }
-        }
+        let mut fen = placement_text(|sq| board[sq.index64()]);
         fen.push_str(if self.side_to_move() == Color::White { " w " } else { " b " });
         let castling = self.0[27] >> 4;
         let letters: String =
