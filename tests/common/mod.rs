@@ -100,6 +100,14 @@ impl Ox88 {
         self.try_send_raw(format!("{line}\n").as_bytes()).then(Instant::now)
     }
 
+    /// Writes bytes as they are (no newline added); fails if the engine's input is closed.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.log.push(format!("{} > {:?} (raw)", self.stamp(), String::from_utf8_lossy(bytes)));
+        if !self.try_send_raw(bytes) {
+            self.fail("cannot write raw bytes: ox88 closed its input");
+        }
+    }
+
     /// Writes bytes as they are; false if the pipe is closed.
     pub fn try_send_raw(&mut self, bytes: &[u8]) -> bool {
         let Some(stdin) = self.stdin.as_mut() else {
@@ -234,16 +242,7 @@ impl Ox88 {
 
     /// Waits for the process to exit; its code, or `None` after `within`.
     pub fn wait_exit(&mut self, within: Duration) -> Option<i32> {
-        let start = Instant::now();
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(status.code().unwrap_or(-1));
-            }
-            if start.elapsed() > within {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        wait_for_exit(&mut self.child, within)
     }
 
     /// Sends `quit` (or closes the input) and returns the exit code; fails if ox88 does not exit.
@@ -268,6 +267,20 @@ impl Drop for Ox88 {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Waits for `child` to exit; its code (-1 for a signal), or `None` after `within`.
+pub fn wait_for_exit(child: &mut Child, within: Duration) -> Option<i32> {
+    let start = Instant::now();
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status.code().unwrap_or(-1));
+        }
+        if start.elapsed() > within {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
 
