@@ -607,18 +607,11 @@ fn run_with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
         .spawn()
         .expect("start ox88");
     drop(child.stdout.take());
-    let started = Instant::now();
-    let code = loop {
-        if let Ok(Some(status)) = child.try_wait() {
-            break Some(status.code().unwrap_or(-1));
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let code = common::wait_for_exit(&mut child, Duration::from_secs(60));
+    if code.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
     let mut err = String::new();
     if let Some(mut s) = child.stderr.take() {
         let _ = std::io::Read::read_to_string(&mut s, &mut err);
@@ -655,7 +648,6 @@ fn edge_uci_with_stdout_closed_quits_with_code_zero() {
     drop(child.stdout.take());
     let mut stdin = child.stdin.take().expect("stdin");
     let started = Instant::now();
-    let mut code = None;
     for line in ["uci", "isready", "go depth 20", "isready", "go infinite"] {
         use std::io::Write;
         if writeln!(stdin, "{line}").and_then(|_| stdin.flush()).is_err() {
@@ -663,13 +655,7 @@ fn edge_uci_with_stdout_closed_quits_with_code_zero() {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    while started.elapsed() < Duration::from_secs(3) {
-        if let Ok(Some(status)) = child.try_wait() {
-            code = Some(status.code().unwrap_or(-1));
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let code = common::wait_for_exit(&mut child, Duration::from_secs(3).saturating_sub(started.elapsed()));
     if code.is_none() {
         let _ = child.kill();
     }

@@ -17,9 +17,9 @@
 //! `OX88_PERFT_CAP=<nodes>` sets another cap for every test.
 //!
 //! The project's own files live in `perft-data/` (counts from published sources or Stockfish,
-//! see each file's header). The public suites of `../shared/perft/` (see its SOURCES.txt) are
-//! run when that folder exists; when it does not, they fail unless `OX88_SKIP_SHARED=1` asks
-//! to skip them.
+//! see each file's header). The public suites of the external data folder's `perft/` (see its
+//! SOURCES.txt; the folder is `OX88_DATA`, else `../shared`) are run when they are there; when
+//! not, they are skipped, and `external_data_summary` says so (on CI, `CI=true`, they fail).
 
 mod common;
 
@@ -40,13 +40,6 @@ fn node_cap(default: u64) -> u64 {
 
 fn project_file(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("perft-data").join(name)
-}
-
-/// A file of the shared suites. A missing file fails the test, so that a checkout without
-/// `../shared` cannot pass by checking nothing; `OX88_SKIP_SHARED=1` skips instead, with a
-/// line on stderr (shown by `cargo test` even for a passing test's run).
-fn shared_file(name: &str) -> Option<PathBuf> {
-    common::shared_path("perft", name).map(|dir| dir.join(name))
 }
 
 fn read_cases(path: &Path) -> Vec<PerftCase> {
@@ -127,7 +120,7 @@ fn perft_restores_the_position() {
 
 #[test]
 fn shared_perftsuite() {
-    let Some(path) = shared_file("perftsuite.epd") else {
+    let Some(path) = common::external("perft", "shared_perftsuite") else {
         return;
     };
     let cases = read_cases(&path);
@@ -137,7 +130,7 @@ fn shared_perftsuite() {
 
 #[test]
 fn shared_ethereal_standard() {
-    let Some(path) = shared_file("ethereal-standard.epd") else {
+    let Some(path) = common::external("perft", "shared_ethereal_standard") else {
         return;
     };
     let cases = read_cases(&path);
@@ -147,7 +140,7 @@ fn shared_ethereal_standard() {
 
 #[test]
 fn shared_ethereal_fischer() {
-    let Some(path) = shared_file("ethereal-fischer.epd") else {
+    let Some(path) = common::external("perft", "shared_ethereal_fischer") else {
         return;
     };
     let cases = read_cases(&path);
@@ -162,7 +155,7 @@ fn shared_ethereal_fischer() {
 /// express, so it too is read in Chess960 (X-FEN) mode.
 #[test]
 fn shared_python_chess_tricky() {
-    let Some(path) = shared_file("python-chess-tricky.perft") else {
+    let Some(path) = common::external("perft", "shared_python_chess_tricky") else {
         return;
     };
     let cases = read_cases(&path);

@@ -7,10 +7,12 @@
 //! entries), a few hundred buckets, and no table at all. Every count must equal the plain one
 //! and the published one. The suite runner is checked the same way, on three threads.
 //!
-//! The public suites live in `../shared/perft/`. Without that folder this test fails and says
-//! so, unless `OX88_SKIP_SHARED=1` asks to run the project's own files alone.
+//! The public suites live in the external data folder's `perft/` (`OX88_DATA`, else `../shared`).
+//! Without them that test is skipped, and `external_data_summary` says so (on CI it fails).
 //!
 //! `cargo test --release --test perft_hashed -- --nocapture` prints what was checked.
+
+mod common;
 
 use ox88::perft::table::PerftTable;
 use ox88::perft::{divide_in, parse_suite, perft, run_suite_in, PerftCase, PerftControl};
@@ -92,15 +94,9 @@ fn project_suites() {
 
 #[test]
 fn shared_suites() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/perft");
-    if !dir.is_dir() {
-        let message = format!("{} is missing: the public perft suites were not checked", dir.display());
-        if std::env::var("OX88_SKIP_SHARED").is_ok_and(|v| v == "1") {
-            eprintln!("SKIPPED: {message} (OX88_SKIP_SHARED=1)");
-            return;
-        }
-        panic!("{message}; set OX88_SKIP_SHARED=1 to run without them");
-    }
+    let Some(dir) = common::external("perft_hashed", "shared_suites") else {
+        return;
+    };
     let files = epd_files(&dir);
     assert!(files.len() >= 3, "expected perftsuite, ethereal-standard and ethereal-fischer in {}", dir.display());
     let compared: usize = files.iter().map(|(p, chess960)| check_file(p, *chess960)).sum();

@@ -1,8 +1,9 @@
 //! Syzygy tablebases over pipes: the three options, what the engine says and survives, `tbhits`,
 //! and endgames played out by ox88 against itself with the tables set.
 //!
-//! The tables are `../shared/syzygy` (every 3- and 4-piece table). Without them these tests
-//! fail, unless `OX88_SKIP_SHARED=1` asks to skip them (they then say so on stderr).
+//! The tables are the external data folder's `syzygy/` (every 3- and 4-piece table; the folder
+//! is `OX88_DATA`, else `../shared`). Without them the tests that need them are skipped, and
+//! `external_data_summary` names them (on CI, `CI=true`, they fail).
 
 mod common;
 
@@ -11,9 +12,9 @@ use ox88::tablebase::{Tablebases, Wdl};
 use ox88::Position;
 use std::path::{Path, PathBuf};
 
-/// The shared tables (see [`common::shared_path`]).
-fn tables() -> Option<PathBuf> {
-    common::shared_path("syzygy", "KQvK.rtbw")
+/// The folder of the tables, for the test `test` (see [`common::external`]).
+fn tables(test: &str) -> Option<PathBuf> {
+    common::external("syzygy", test).and_then(|probe| probe.parent().map(Path::to_path_buf))
 }
 
 /// A fresh directory under the system's temporary folder, removed when dropped.
@@ -100,7 +101,7 @@ fn a_missing_directory_is_reported_and_the_engine_plays_on() {
 
 #[test]
 fn tables_raise_tbhits_and_show_a_tablebase_win() {
-    let Some(dir) = tables() else { return };
+    let Some(dir) = tables("tables_raise_tbhits_and_show_a_tablebase_win") else { return };
     let mut e = started();
     let said = set_path(&mut e, &dir.display().to_string());
     assert!(said.iter().any(|l| l.contains("70 files, up to 4 pieces")), "{said:?}");
@@ -118,7 +119,7 @@ fn tables_raise_tbhits_and_show_a_tablebase_win() {
 
 #[test]
 fn empty_switches_the_tables_off() {
-    let Some(dir) = tables() else { return };
+    let Some(dir) = tables("empty_switches_the_tables_off") else { return };
     let mut e = started();
     set_path(&mut e, &dir.display().to_string());
     assert!(tbhits(&search(&mut e, KQPKR, "go depth 8")).is_some_and(|n| n > 0));
@@ -131,7 +132,7 @@ fn empty_switches_the_tables_off() {
 
 #[test]
 fn the_probe_limit_decides_which_positions_are_probed() {
-    let Some(dir) = tables() else { return };
+    let Some(dir) = tables("the_probe_limit_decides_which_positions_are_probed") else { return };
     let mut e = started();
     set_path(&mut e, &dir.display().to_string());
     e.send("setoption name SyzygyProbeDepth value 4");
@@ -153,7 +154,7 @@ fn the_probe_limit_decides_which_positions_are_probed() {
 
 #[test]
 fn several_directories_are_all_read() {
-    let Some(dir) = tables() else { return };
+    let Some(dir) = tables("several_directories_are_all_read") else { return };
     let (a, b) = (TempDir::new("dir-a"), TempDir::new("dir-b"));
     for f in ["KQvK.rtbw", "KQvK.rtbz"] {
         a.copy(&dir, f);
@@ -174,7 +175,7 @@ fn several_directories_are_all_read() {
 
 #[test]
 fn corrupt_tables_do_not_crash_the_engine() {
-    let Some(dir) = tables() else { return };
+    let Some(dir) = tables("corrupt_tables_do_not_crash_the_engine") else { return };
     let bad = TempDir::new("corrupt");
     // A file whose size no table can have: left out when loading.
     std::fs::write(bad.0.join("KRvK.rtbw"), vec![0x5a; 1000]).unwrap();
@@ -256,9 +257,10 @@ fn play_out(e: &mut Ox88, fen: &str, nodes: u64, cap: usize) -> (End, Vec<String
     }
 }
 
-/// A player with the tables: every position of `fen` played out ends as the tables say.
-fn plays_as_the_tables_say(fen: &str) {
-    let Some(dir) = tables() else { return };
+/// A player with the tables: every position of `fen` played out ends as the tables say
+/// (`test` is the name of the test, for [`tables`]).
+fn plays_as_the_tables_say(test: &str, fen: &str) {
+    let Some(dir) = tables(test) else { return };
     let start = Position::from_fen(fen).unwrap();
     let tb = Tablebases::load(&dir.display().to_string()).tables.expect("tables");
     let expected = tb.probe_wdl(&start).expect("the test position is in the tables");
@@ -285,7 +287,7 @@ macro_rules! endings {
         $(
             #[test]
             fn $name() {
-                plays_as_the_tables_say($fen);
+                plays_as_the_tables_say(stringify!($name), $fen);
             }
         )*
     };

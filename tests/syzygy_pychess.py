@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """ox88's Syzygy probing against python-chess's prober (chess.syzygy), position by position.
 
-    python3 tests/syzygy_pychess.py target/release/ox88 [--tables ../shared/syzygy] [--count 10000] [--seed 12]
+    python3 tests/syzygy_pychess.py target/release/ox88 [--tables DIR] [--count 10000] [--seed 12]
+
+The tables default to `syzygy/` of the external data folder: $OX88_DATA, else ../shared beside
+the checkout.
 
 Makes `count` random legal positions of 3 and 4 pieces (seeded: the same run every time), a
 tenth of them right after a double pawn push so that en passant comes in, asks both probers
@@ -11,6 +14,7 @@ position one of them cannot probe. `ox88 tb-probe --path DIR` reads the FENs on 
 Exit codes: 0 all agree, 1 a mismatch, 2 the tables are missing (a loud message; CI skips).
 """
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -78,7 +82,8 @@ def positions(count, seed):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("engine")
-    ap.add_argument("--tables", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "syzygy"))
+    data = os.environ.get("OX88_DATA") or Path(__file__).resolve().parent.parent.parent / "shared"
+    ap.add_argument("--tables", default=str(Path(data) / "syzygy"))
     ap.add_argument("--count", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=12)
     args = ap.parse_args()

@@ -1,156 +1,18 @@
-//! Drives the real `ox88` binary over pipes. Every read has a timeout, so a hang fails the
-//! test instead of blocking it; every failure prints the conversation so far.
+//! Drives the real `ox88` binary over pipes, through the harness of `tests/common`: every read
+//! has a timeout, so a hang fails the test instead of blocking it; every failure prints the
+//! conversation so far.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+mod common;
+
+use common::{Ox88, LONG, SHORT};
 use std::time::{Duration, Instant};
 
 const FOOLS_MATE: &str = "position startpos moves f2f3 e7e5 g2g4 d8h4";
 const STALEMATE: &str = "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
-const SHORT: Duration = Duration::from_millis(300);
-const LONG: Duration = Duration::from_secs(10);
 
-struct Ox88 {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    log: Vec<String>,
-}
-
-impl Ox88 {
-    fn start() -> Ox88 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ox88"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start ox88");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
-                }
-            }
-        });
-        Ox88 { stdin: child.stdin.take(), child, lines: rx, log: Vec::new() }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.log.push(format!("> {line}"));
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(line.as_bytes()).expect("write");
-        stdin.write_all(b"\n").expect("write");
-        stdin.flush().expect("flush");
-    }
-
-    /// Sends raw bytes (no newline added).
-    fn send_raw(&mut self, bytes: &[u8]) {
-        self.log.push(format!("> {:?}", String::from_utf8_lossy(bytes)));
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write");
-        stdin.flush().expect("flush");
-    }
-
-    fn next_line(&mut self, deadline: Instant) -> Option<String> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(l) => {
-                self.log.push(format!("< {l}"));
-                Some(l)
-            }
-            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
-        }
-    }
-
-    /// All lines up to and including the first one matching `pred`; fails after `timeout`.
-    fn until(&mut self, timeout: Duration, what: &str, pred: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            match self.next_line(deadline) {
-                Some(l) => {
-                    let done = pred(&l);
-                    got.push(l);
-                    if done {
-                        return got;
-                    }
-                }
-                None => panic!("no {what} within {timeout:?}; conversation:\n{}", self.log.join("\n")),
-            }
-        }
-    }
-
-    fn expect(&mut self, timeout: Duration, prefix: &str) -> String {
-        self.until(timeout, prefix, |l| l.starts_with(prefix)).pop().unwrap_or_default()
-    }
-
-    fn bestmove(&mut self, timeout: Duration) -> String {
-        self.expect(timeout, "bestmove")
-    }
-
-    /// Lines that arrive within `d` (to check that nothing, or no bestmove, comes).
-    fn quiet_for(&mut self, d: Duration) -> Vec<String> {
-        let deadline = Instant::now() + d;
-        let mut got = Vec::new();
-        while let Some(l) = self.next_line(deadline) {
-            got.push(l);
-        }
-        got
-    }
-
-    fn assert_no_bestmove_for(&mut self, d: Duration) {
-        let got = self.quiet_for(d);
-        assert!(!got.iter().any(|l| l.starts_with("bestmove")), "premature bestmove:\n{}", self.log.join("\n"));
-    }
-
-    fn ready(&mut self) {
-        self.send("isready");
-        self.expect(LONG, "readyok");
-    }
-
-    /// The FEN the engine reports with `d`.
-    fn fen(&mut self) -> String {
-        self.send("d");
-        self.expect(LONG, "Fen: ").trim_start_matches("Fen: ").to_string()
-    }
-
-    /// Closes stdin or sends `quit`, and returns the exit code; fails if it does not exit.
-    fn finish(mut self, quit: bool, within: Duration) -> i32 {
-        if quit {
-            self.send("quit");
-        }
-        self.stdin = None;
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status.code().unwrap_or(-1);
-            }
-            if start.elapsed() > within {
-                panic!("ox88 did not exit within {within:?}:\n{}", self.log.join("\n"));
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
-impl Drop for Ox88 {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
+/// The legal moves of a standard position, as ox88 writes them.
 fn legal_moves_of(fen: &str) -> Vec<String> {
-    let pos = ox88::Position::from_fen(fen).expect("fen");
-    pos.legal_moves().iter().map(|m| m.to_uci(false)).collect()
+    common::legal_moves_of(fen, false)
 }
 
 #[test]
@@ -220,7 +82,7 @@ fn isready_is_answered_during_a_search_and_stop_gives_one_bestmove() {
     let mv = best.split_whitespace().nth(1).unwrap_or("").to_string();
     assert!(legal_moves_of(ox88::fen::STARTPOS).contains(&mv), "{best}");
     e.send("stop");
-    e.assert_no_bestmove_for(SHORT);
+    e.assert_no_bestmove_for(SHORT, "a second stop after the search ended");
     e.ready();
 }
 
@@ -252,16 +114,16 @@ fn bare_go_and_infinite_wait_for_stop_even_when_mated() {
     let mut e = Ox88::start();
     e.send(FOOLS_MATE);
     e.send("go infinite");
-    e.assert_no_bestmove_for(Duration::from_millis(500));
+    e.assert_no_bestmove_for(Duration::from_millis(500), "go infinite while mated waits for stop");
     e.send("stop");
     assert_eq!(e.bestmove(LONG), "bestmove (none)");
     e.send("position startpos");
     e.send("go");
-    e.assert_no_bestmove_for(Duration::from_millis(500));
+    e.assert_no_bestmove_for(Duration::from_millis(500), "a bare go waits for stop");
     e.send("stop");
     e.bestmove(LONG);
     e.send("stop");
-    e.assert_no_bestmove_for(SHORT);
+    e.assert_no_bestmove_for(SHORT, "a stop after the search ended");
 }
 
 #[test]
@@ -297,23 +159,23 @@ fn ponder_holds_the_bestmove_until_ponderhit_or_stop() {
     let mut e = Ox88::start();
     e.send("position startpos moves e2e4");
     e.send("go ponder wtime 1000 btime 1000 winc 10 binc 10");
-    e.assert_no_bestmove_for(Duration::from_millis(700));
+    e.assert_no_bestmove_for(Duration::from_millis(700), "pondering waits for ponderhit");
     let t = Instant::now();
     e.send("ponderhit");
     e.bestmove(Duration::from_secs(3));
     assert!(t.elapsed() < Duration::from_millis(1500), "after ponderhit: {:?}", t.elapsed());
     // A ponder search whose own limit is reached early still waits.
     e.send("go ponder depth 1");
-    e.assert_no_bestmove_for(Duration::from_millis(500));
+    e.assert_no_bestmove_for(Duration::from_millis(500), "a ponder search at its depth limit waits");
     e.send("stop");
     e.bestmove(LONG);
     e.send(FOOLS_MATE);
     e.send("go ponder wtime 1000 btime 1000");
-    e.assert_no_bestmove_for(Duration::from_millis(300));
+    e.assert_no_bestmove_for(Duration::from_millis(300), "pondering while mated waits for ponderhit");
     e.send("ponderhit");
     assert_eq!(e.bestmove(LONG), "bestmove (none)");
     e.send("stop");
-    e.assert_no_bestmove_for(SHORT);
+    e.assert_no_bestmove_for(SHORT, "a stop after ponderhit's bestmove");
 }
 
 /// The budget itself is pinned in `time.rs`; here a debug build shares 2 cores with the
@@ -444,7 +306,7 @@ fn commands_during_a_search_stop_it_first() {
         } else {
             e.bestmove(LONG);
         }
-        e.assert_no_bestmove_for(SHORT);
+        e.assert_no_bestmove_for(SHORT, "after the search that the command stopped");
     }
 }
 
@@ -471,7 +333,7 @@ fn unknown_commands_and_garbled_go_are_reported() {
         e.send(line);
         let l = e.expect(LONG, "info string");
         assert!(!l.contains('\n'), "{l}");
-        e.assert_no_bestmove_for(Duration::from_millis(100));
+        e.assert_no_bestmove_for(Duration::from_millis(100), "an unknown command starts no search");
     }
     // A garbled `go` is reported and still searched with what was understood: the GUI
     // gets its best move rather than losing on time.
@@ -485,7 +347,7 @@ fn unknown_commands_and_garbled_go_are_reported() {
     // `go`, which searches until `stop`.
     e.send("go searchmoves e2e5");
     assert!(e.expect(LONG, "info string").contains("e2e5"));
-    e.assert_no_bestmove_for(Duration::from_millis(100));
+    e.assert_no_bestmove_for(Duration::from_millis(100), "a go whose searchmoves were all illegal waits for stop");
     e.send("stop");
     assert!(e.bestmove(LONG).starts_with("bestmove "));
     e.send("joho debug on");

@@ -1,6 +1,7 @@
-//! Driving the real `ox88` binary over pipes, shared by the fault tests and the search fuzzer.
-//! Every read has a deadline, so a hang fails a test instead of blocking it; every failure
-//! prints the conversation so far and what the engine wrote to stderr.
+//! What the integration tests share: the one harness that drives the real `ox88` binary over
+//! pipes (every read has a deadline, so a hang fails a test instead of blocking it; every
+//! failure prints the conversation so far and what the engine wrote to stderr), and where the
+//! data from outside the repository is, for the checks that need it.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -97,6 +98,14 @@ impl Ox88 {
     pub fn try_send(&mut self, line: &str) -> Option<Instant> {
         self.log.push(format!("{} > {line}", self.stamp()));
         self.try_send_raw(format!("{line}\n").as_bytes()).then(Instant::now)
+    }
+
+    /// Writes bytes as they are (no newline added); fails if the engine's input is closed.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.log.push(format!("{} > {:?} (raw)", self.stamp(), String::from_utf8_lossy(bytes)));
+        if !self.try_send_raw(bytes) {
+            self.fail("cannot write raw bytes: ox88 closed its input");
+        }
     }
 
     /// Writes bytes as they are; false if the pipe is closed.
@@ -233,16 +242,7 @@ impl Ox88 {
 
     /// Waits for the process to exit; its code, or `None` after `within`.
     pub fn wait_exit(&mut self, within: Duration) -> Option<i32> {
-        let start = Instant::now();
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(status.code().unwrap_or(-1));
-            }
-            if start.elapsed() > within {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        wait_for_exit(&mut self.child, within)
     }
 
     /// Sends `quit` (or closes the input) and returns the exit code; fails if ox88 does not exit.
@@ -267,6 +267,20 @@ impl Drop for Ox88 {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Waits for `child` to exit; its code (-1 for a signal), or `None` after `within`.
+pub fn wait_for_exit(child: &mut Child, within: Duration) -> Option<i32> {
+    let start = Instant::now();
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status.code().unwrap_or(-1));
+        }
+        if start.elapsed() > within {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
 
@@ -312,20 +326,119 @@ pub fn median(v: &mut [Duration]) -> Duration {
     v[v.len() / 2]
 }
 
-/// `../shared/<rel>` beside the checkout, when `probe` (a file inside it) exists. Absent, the
-/// test fails, so that a suite cannot pass by checking nothing; with `OX88_SKIP_SHARED=1` a
-/// loud `SKIPPED` line is printed instead and `None` returned.
-pub fn shared_path(rel: &str, probe: &str) -> Option<std::path::PathBuf> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(rel);
-    if path.join(probe).exists() {
-        return Some(path);
+// --- data from outside the repository -------------------------------------------------------
+
+/// A check that needs data from outside the repository: the test `test` of `tests/<target>.rs`,
+/// which reads `needs` inside the data folder.
+#[derive(Clone, Copy, Debug)]
+pub struct ExternalCheck {
+    pub target: &'static str,
+    pub test: &'static str,
+    pub needs: &'static str,
+}
+
+const fn check(target: &'static str, test: &'static str, needs: &'static str) -> ExternalCheck {
+    ExternalCheck { target, test, needs }
+}
+
+const TABLES: &str = "syzygy/KQvK.rtbw";
+
+/// Every check that reads the external data folder. A check asks for its data through
+/// [`external`], which refuses a check missing here, and `tests/external_data.rs` reports on
+/// this same list, so that what is skipped cannot differ from what is reported.
+pub const EXTERNAL_CHECKS: &[ExternalCheck] = &[
+    check("perft", "shared_perftsuite", "perft/perftsuite.epd"),
+    check("perft", "shared_ethereal_standard", "perft/ethereal-standard.epd"),
+    check("perft", "shared_ethereal_fischer", "perft/ethereal-fischer.epd"),
+    check("perft", "shared_python_chess_tricky", "perft/python-chess-tricky.perft"),
+    check("perft_hashed", "shared_suites", "perft"),
+    check("syzygy", "tables_raise_tbhits_and_show_a_tablebase_win", TABLES),
+    check("syzygy", "empty_switches_the_tables_off", TABLES),
+    check("syzygy", "the_probe_limit_decides_which_positions_are_probed", TABLES),
+    check("syzygy", "several_directories_are_all_read", TABLES),
+    check("syzygy", "corrupt_tables_do_not_crash_the_engine", TABLES),
+    check("syzygy", "win_kqk", TABLES),
+    check("syzygy", "win_krk", TABLES),
+    check("syzygy", "win_kpk", TABLES),
+    check("syzygy", "win_kbnk", TABLES),
+    check("syzygy", "win_kbnk_wrong_corner", TABLES),
+    check("syzygy", "win_kqkr", TABLES),
+    check("syzygy", "win_krkp", TABLES),
+    check("syzygy", "win_kpkp", TABLES),
+    check("syzygy", "loss_kpk_black_promotes", TABLES),
+    check("syzygy", "draw_krkr", TABLES),
+    check("syzygy", "draw_kbkp", TABLES),
+    check("syzygy", "draw_kpk", TABLES),
+    check("syzygy", "draw_krkb", TABLES),
+    check("syzygy", "draw_kqkq", TABLES),
+    check("syzygy", "draw_krkp", TABLES),
+];
+
+/// The external data folder: the one `OX88_DATA` names, else `../shared` beside the checkout.
+/// `Err` says why there is none.
+pub fn external_data() -> Result<std::path::PathBuf, String> {
+    match std::env::var_os("OX88_DATA").filter(|v| !v.is_empty()) {
+        Some(dir) => {
+            let dir = std::path::PathBuf::from(dir);
+            if dir.is_dir() {
+                Ok(dir)
+            } else {
+                Err(format!("OX88_DATA={} is not a directory", dir.display()))
+            }
+        }
+        None => {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+            if dir.is_dir() {
+                Ok(dir)
+            } else {
+                Err(format!("OX88_DATA is unset and {} does not exist", dir.display()))
+            }
+        }
     }
-    if std::env::var_os("OX88_SKIP_SHARED").is_some_and(|v| v == "1") {
-        eprintln!("SKIPPED: {} is absent (OX88_SKIP_SHARED=1); this check ran nothing", path.join(probe).display());
-        return None;
+}
+
+/// Whether missing data fails rather than skips: on CI, so that a run cannot pass by checking
+/// nothing, and when `OX88_DATA` names no folder (a typo must not turn checks into skips).
+pub fn data_required() -> bool {
+    on_ci() || std::env::var_os("OX88_DATA").is_some_and(|v| !v.is_empty() && !std::path::Path::new(&v).is_dir())
+}
+
+impl ExternalCheck {
+    /// `target::test`.
+    pub fn name(&self) -> String {
+        format!("{}::{}", self.target, self.test)
     }
-    panic!(
-        "{} is absent: put the shared folder beside the checkout, or set OX88_SKIP_SHARED=1 to skip",
-        path.join(probe).display()
-    );
+
+    /// The path of the data this check reads, or `Err` with why it is not there.
+    pub fn data(&self) -> Result<std::path::PathBuf, String> {
+        let dir = external_data()?;
+        let path = dir.join(self.needs);
+        if path.exists() {
+            Ok(path)
+        } else {
+            Err(format!("{} does not exist", path.display()))
+        }
+    }
+}
+
+/// The data of the external check `target::test` (see [`EXTERNAL_CHECKS`]), or `None` when it
+/// is missing and may be skipped; the test then returns having checked nothing, and
+/// `external_data_summary` names it. Missing data fails when [`data_required`].
+pub fn external(target: &str, test: &str) -> Option<std::path::PathBuf> {
+    let Some(check) = EXTERNAL_CHECKS.iter().find(|c| c.target == target && c.test == test) else {
+        panic!("{target}::{test} reads external data but is not listed in tests/common's EXTERNAL_CHECKS");
+    };
+    match check.data() {
+        Ok(path) => Some(path),
+        Err(why) if data_required() => {
+            panic!(
+                "{}: its data is missing: {why} (on CI, or with OX88_DATA naming no folder, missing data fails)",
+                check.name()
+            )
+        }
+        Err(why) => {
+            eprintln!("SKIPPED {}: {why}", check.name());
+            None
+        }
+    }
 }
