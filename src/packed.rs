@@ -240,8 +240,7 @@ impl fmt::Debug for Record {
 mod tests {
     use super::*;
 
-    fn annotation(pos: &Position, m: Move, ply: usize) -> Annotation {
-        let _ = pos;
+    fn annotation(m: Move, ply: usize) -> Annotation {
         Annotation { score_white: -123, result: GameResult::Draw, played: m, ply, last_of_game: ply % 7 == 0 }
     }
 
@@ -265,7 +264,7 @@ mod tests {
                     break;
                 }
                 let m = moves[(next() % moves.len() as u64) as usize];
-                let r = Record::pack(&pos, &annotation(&pos, m, ply));
+                let r = Record::pack(&pos, &annotation(m, ply));
                 let back = Record::from_bytes(*r.as_bytes());
                 let q = back.position().expect("a packed position reads back");
                 for sq in Square::all() {

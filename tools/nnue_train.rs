@@ -276,21 +276,7 @@ fn main() {
     let args = Args::parse();
     let (epochs, lr, lambda, batch, seed) = (args.epochs, args.lr, args.lambda, args.batch, args.seed);
     let threads = args.threads.max(1);
-    let (mut train, mut held) = match selfplay::samples(&args.data, threads, |r, label| sample(r, label, args.residual))
-    {
-        Ok(x) => {
-            eprintln!("{}", x.counts);
-            (x.train, x.held)
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
-    eprintln!("{} quiet positions to train on, {} held out", train.len(), held.len());
-    if train.is_empty() || held.is_empty() {
-        std::process::exit(2);
-    }
+    let (mut train, mut held) = selfplay::training_set(&args.data, threads, |r, label| sample(r, label, args.residual));
     let k = fit_k(&train);
     eprintln!("K = {k:.4} (scores to results)");
     let to_logit = (k * std::f64::consts::LN_10 / 400.0) as f32;

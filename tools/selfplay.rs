@@ -208,6 +208,29 @@ where
     Ok(out)
 }
 
+/// [`samples`] for a fitting tool: prints what was read and kept, and ends the process (exit
+/// code 2) when the data cannot be read or leaves nothing to fit or to judge the fit by.
+pub fn training_set<S, F>(data: &Data, threads: usize, sample: F) -> (Vec<S>, Vec<S>)
+where
+    S: Send,
+    F: Fn(&Record, Label) -> Option<S> + Sync,
+{
+    match samples(data, threads, sample) {
+        Ok(x) => {
+            eprintln!("{}", x.counts);
+            eprintln!("{} positions to fit, {} held out", x.train.len(), x.held.len());
+            if x.train.is_empty() || x.held.is_empty() {
+                std::process::exit(2);
+            }
+            (x.train, x.held)
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    }
+}
+
 /// The chunks that `paths` name, in order: a directory gives its `*.bin`, sorted by name.
 pub fn chunk_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();

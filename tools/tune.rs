@@ -481,21 +481,7 @@ fn main() {
     let args = Args::parse();
     let (epochs, lr, lambda, l2) = (args.epochs, args.lr, args.lambda, args.l2);
     let threads = args.threads.max(1);
-    let read = selfplay::samples(&args.data, threads, |r, label| sample(r, label, args.see_quiet));
-    let (train, held) = match read {
-        Ok(x) => {
-            eprintln!("{}", x.counts);
-            (x.train, x.held)
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
-    eprintln!("{} quiet positions to fit, {} held out", train.len(), held.len());
-    if train.is_empty() || held.is_empty() {
-        std::process::exit(2);
-    }
+    let (train, held) = selfplay::training_set(&args.data, threads, |r, label| sample(r, label, args.see_quiet));
     let tempo = WEIGHTS.tempo as f64;
     let mut p = Params::from_engine();
 
