@@ -87,6 +87,10 @@ pub struct Data {
     /// Hold out the games numbered FOLD modulo 10.
     #[arg(long, default_value_t = 0, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..HOLDOUT as u64))]
     pub fold: usize,
+    /// Read only the first N games (all paths together): a fit made while a chunk grows can
+    /// be made again from the same games.
+    #[arg(long, value_name = "N")]
+    pub max_games: Option<usize>,
     #[command(flatten)]
     pub filter: Filter,
 }
@@ -195,7 +199,7 @@ where
         c.kept = kept.len();
         (held, kept, c)
     };
-    read_games(&data.paths, threads, per_game, |block| {
+    read_games(&data.paths, data.max_games, threads, per_game, |block| {
         for (held, kept, c) in block {
             out.counts.add(&c);
             if held {
@@ -253,20 +257,28 @@ pub fn chunk_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// Reads the games of `paths` block by block: `per_game` runs on `threads` threads, and
-/// `sink` receives each block's results in game order.
-pub fn read_games<G, F, K>(paths: &[PathBuf], threads: usize, per_game: F, sink: K) -> Result<(), String>
+/// Reads the games of `paths` block by block, the first `max_games` of them if given:
+/// `per_game` runs on `threads` threads, and `sink` receives each block's results in game
+/// order.
+pub fn read_games<G, F, K>(
+    paths: &[PathBuf],
+    max_games: Option<usize>,
+    threads: usize,
+    per_game: F,
+    sink: K,
+) -> Result<(), String>
 where
     G: Send,
     F: Fn(Game) -> G + Sync,
     K: FnMut(Vec<G>),
 {
-    read_games_in_blocks(paths, threads, BLOCK_RECORDS, per_game, sink)
+    read_games_in_blocks(paths, max_games.unwrap_or(usize::MAX), threads, BLOCK_RECORDS, per_game, sink)
 }
 
 /// `read_games` reading `block` records at a time.
 fn read_games_in_blocks<G, F, K>(
     paths: &[PathBuf],
+    max_games: usize,
     threads: usize,
     block: usize,
     per_game: F,
@@ -279,15 +291,20 @@ where
 {
     let mut number = 0;
     for path in chunk_files(paths)? {
-        number = read_file(&path, number, threads, block.max(1), &per_game, &mut sink)?;
+        if number >= max_games {
+            break;
+        }
+        number = read_file(&path, number, max_games, threads, block.max(1), &per_game, &mut sink)?;
     }
     Ok(())
 }
 
-/// Reads one chunk whose first game is numbered `number`; returns the number after its last.
+/// Reads one chunk whose first game is numbered `number`, up to game `max_games`; returns
+/// the number after the last game read.
 fn read_file<G, F, K>(
     path: &Path,
     mut number: usize,
+    max_games: usize,
     threads: usize,
     block: usize,
     per_game: &F,
@@ -304,7 +321,7 @@ where
     let mut left = file.metadata().map_err(fault)?.len() as usize / RECORD_BYTES;
     let mut bytes = vec![0u8; block.min(left) * RECORD_BYTES];
     let mut records: Vec<Record> = Vec::new();
-    while left > 0 {
+    while left > 0 && number < max_games {
         let n = block.min(left);
         let read = &mut bytes[..n * RECORD_BYTES];
         file.read_exact(read).map_err(fault)?;
@@ -314,7 +331,7 @@ where
         let mut games = Vec::new();
         let mut start = 0;
         for (i, r) in records[..whole].iter().enumerate() {
-            if r.is_last_of_game() {
+            if r.is_last_of_game() && number + games.len() < max_games {
                 games.push(&records[start..=i]);
                 start = i + 1;
             }
@@ -323,7 +340,7 @@ where
         number += games.len();
         records.drain(..whole);
     }
-    if !records.is_empty() {
+    if !records.is_empty() && number < max_games {
         eprintln!("{}: {} positions of an unfinished game left out", path.display(), records.len());
     }
     Ok(number)
@@ -400,13 +417,31 @@ mod tests {
         for (threads, block) in [(1, 1), (3, 2), (2, 4), (4, BLOCK_RECORDS)] {
             let mut seen = Vec::new();
             let per_game = |g: Game| (g.number, g.records.len(), g.records.iter().map(|r| r.score_white()).collect());
-            read_games_in_blocks(&[dir.clone()], threads, block, per_game, |b: Vec<(usize, usize, Vec<i16>)>| {
+            read_games_in_blocks(&[dir.clone()], usize::MAX, threads, block, per_game, |b: Vec<(usize, usize, Vec<i16>)>| {
                 seen.extend(b)
             })
             .expect("the chunks read");
             let lengths: Vec<(usize, usize)> = seen.iter().map(|g| (g.0, g.1)).collect();
             assert_eq!(lengths, [(0, 3), (1, 5), (2, 2), (3, 4), (4, 1)], "threads {threads}, block {block}");
             assert!(seen.iter().all(|g| g.2 == (0..g.1 as i16).collect::<Vec<_>>()));
+        }
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    /// `max_games` stops at that many games, inside a file or between files, whatever the
+    /// block size.
+    #[test]
+    fn reading_stops_after_max_games() {
+        let dir = scratch("max");
+        std::fs::write(dir.join("a.bin"), chunk(&[3, 5, 2], 0)).expect("write");
+        std::fs::write(dir.join("b.bin"), chunk(&[4, 1], 0)).expect("write");
+        for block in [1, 3, BLOCK_RECORDS] {
+            for (max, want) in [(0, 0), (2, 2), (3, 3), (4, 4), (9, 5)] {
+                let mut seen = Vec::new();
+                read_games_in_blocks(&[dir.clone()], max, 2, block, |g: Game| g.number, |b: Vec<usize>| seen.extend(b))
+                    .expect("the chunks read");
+                assert_eq!(seen, (0..want).collect::<Vec<_>>(), "max {max}, block {block}");
+            }
         }
         std::fs::remove_dir_all(&dir).expect("clean up");
     }
@@ -418,7 +453,7 @@ mod tests {
         let path = dir.join("c.bin");
         std::fs::write(&path, chunk(&[6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6], 0)).expect("write");
         let filter = Filter { skip_check: true, skip_tactical: true, skip_plies: 2, skip_mates: true };
-        let data = Data { paths: vec![path], fold: 1, filter };
+        let data = Data { paths: vec![path], fold: 1, max_games: None, filter };
         let read = samples(&data, 2, |r, label| Some((r.score_white(), label.result))).expect("the chunk reads");
         // Per game of six: plies 0 and 1 dropped, ply 4 in check; 2, 3 and 5 kept.
         let kept: Vec<i16> = read.train.iter().map(|s| s.0).collect();
