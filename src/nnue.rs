@@ -20,7 +20,10 @@ use crate::value::MAX_PLY;
 mod simd;
 
 pub const INPUTS: usize = 768;
-pub const HIDDEN: usize = 128;
+/// The hidden layer's width, read from the embedded file: a wider network is a new file,
+/// not a code change (the SIMD paths want a multiple of 16).
+pub const HIDDEN: usize = read_i32(EMBEDDED, 8) as usize;
+const _: () = assert!(HIDDEN > 0 && HIDDEN % 16 == 0, "network file: hidden size must be a multiple of 16");
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 
@@ -49,28 +52,26 @@ pub const fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
 }
 
 impl Network {
-    pub fn empty() -> Box<Network> {
-        Box::new(Network { w1: [0; INPUTS * HIDDEN], b1: [0; HIDDEN], w2: [0; 2 * HIDDEN], b2: 0, scale: 0 })
-    }
-
-    /// The file layout: magic, hidden size (u32), scale (i32), then `w1`, `b1`, `w2` as
-    /// little-endian `i16` and `b2` as `i32`.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        out.extend_from_slice(&self.scale.to_le_bytes());
-        for x in self.w1.iter().chain(&self.b1).chain(&self.w2) {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-        out.extend_from_slice(&self.b2.to_le_bytes());
-        out
+        file_bytes(self.scale, &self.w1, &self.b1, &self.w2, self.b2)
     }
 }
 
-/// Writes `net` in the embedded format.
-pub fn write_network(net: &Network, path: &str) -> std::io::Result<()> {
-    std::fs::write(path, net.to_bytes())
+/// A network file of any width (`b1.len()`): magic, hidden size (u32), scale (i32), then
+/// `w1`, `b1`, `w2` as little-endian `i16` and `b2` as `i32`. The trainer writes networks
+/// wider or narrower than the engine's with it.
+pub fn file_bytes(scale: i32, w1: &[i16], b1: &[i16], w2: &[i16], b2: i32) -> Vec<u8> {
+    let hidden = b1.len();
+    assert!(w1.len() == INPUTS * hidden && w2.len() == 2 * hidden, "network layers of different widths");
+    let mut out = Vec::with_capacity(16 + 2 * (INPUTS * hidden + 3 * hidden) + 4);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(hidden as u32).to_le_bytes());
+    out.extend_from_slice(&scale.to_le_bytes());
+    for x in w1.iter().chain(b1).chain(w2) {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out.extend_from_slice(&b2.to_le_bytes());
+    out
 }
 
 const fn read_i16(b: &[u8], at: usize) -> i16 {
@@ -88,7 +89,7 @@ const fn parse(b: &[u8]) -> Network {
         assert!(b[i] == MAGIC[i], "network file: bad magic");
         i += 1;
     }
-    assert!(read_i32(b, 8) as usize == HIDDEN, "network file: hidden size differs from nnue::HIDDEN");
+    assert!(read_i32(b, 8) as usize == HIDDEN, "network file: hidden size differs from the embedded network's");
     assert!(b.len() == 16 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4, "network file: wrong length");
     let mut net =
         Network { w1: [0; INPUTS * HIDDEN], b1: [0; HIDDEN], w2: [0; 2 * HIDDEN], b2: 0, scale: read_i32(b, 12) };

@@ -1,8 +1,8 @@
 //! Trains ox88's evaluation network on ox88's own self-play games (`tools/datagen.rs` chunks).
 //!
 //! The network (see `src/nnue.rs` for inference): 768 inputs per side (colour relative to
-//! the side that looks, kind, square seen from that side), one hidden layer of `HIDDEN`
-//! units shared by both sides, the side to move's half first, squared clipped ReLU, one
+//! the side that looks, kind, square seen from that side), one hidden layer of `--hidden`
+//! units (128 by default) shared by both sides, the side to move's half first, squared clipped ReLU, one
 //! output. The output is a logit: `sigmoid(out)` is the expected result for the side to
 //! move; the engine turns it into centipawns with the scale the data's own search scores
 //! have (`K` below), so the search's margins keep their meaning.
@@ -18,14 +18,14 @@
 //! The same data, seed and thread count give the same network.
 //!
 //! `cargo run --release --example nnue_train -- DATA [DATA ...] [--epochs N] [--lr X]
-//!  [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual] [--fold K]
+//!  [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual] [--hidden H] [--fold K]
 //!  [--skip-check=BOOL] [--skip-tactical=BOOL] [--skip-plies N] [--skip-mates=BOOL]`
 //! (DATA: a chunk's `.bin` or a directory of them; defaults: 20 epochs, lr 0.001, lambda 0.5,
 //! batch 16384, 2 threads, seed 1, `ox88.nnue`, fold 0, the filters on, 8 plies skipped;
 //! `--help` lists them)
 
 use clap::Parser;
-use ox88::nnue::{feature, write_network, Network, HIDDEN, INPUTS, QA, QB};
+use ox88::nnue::{feature, file_bytes, INPUTS, QA, QB};
 use ox88::packed::Record;
 use ox88::piece::Color;
 use rand::{Rng, SeedableRng};
@@ -60,6 +60,21 @@ struct Args {
     /// Train the network on what the hand-written evaluation leaves: its output is added to it.
     #[arg(long)]
     residual: bool,
+    /// Hidden units: a multiple of 16, at most 512. The engine takes its width from the
+    /// network file it embeds.
+    #[arg(long, default_value_t = 128, value_parser = hidden_width)]
+    hidden: usize,
+}
+
+/// The widest hidden layer the trainer's per-sample buffers hold.
+const MAX_HIDDEN: usize = 512;
+
+fn hidden_width(s: &str) -> Result<usize, String> {
+    let h: usize = s.parse().map_err(|e| format!("{e}"))?;
+    if h == 0 || h % 16 != 0 || h > MAX_HIDDEN {
+        return Err(format!("{h} is not a multiple of 16 from 16 to {MAX_HIDDEN}"));
+    }
+    Ok(h)
 }
 
 /// The clip that keeps `QA * w` inside an `i16` with room for sums.
@@ -136,25 +151,27 @@ fn fit_k(samples: &[Sample]) -> f64 {
 /// Float weights during training.
 #[derive(Clone)]
 struct Net {
-    w1: Vec<f32>, // INPUTS x HIDDEN
-    b1: Vec<f32>, // HIDDEN
-    w2: Vec<f32>, // 2 x HIDDEN
+    /// The hidden layer's width.
+    h: usize,
+    w1: Vec<f32>, // INPUTS x h
+    b1: Vec<f32>, // h
+    w2: Vec<f32>, // 2 x h
     b2: f32,
 }
 
 impl Net {
-    fn zero() -> Net {
-        Net { w1: vec![0.0; INPUTS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
+    fn zero(h: usize) -> Net {
+        Net { h, w1: vec![0.0; INPUTS * h], b1: vec![0.0; h], w2: vec![0.0; 2 * h], b2: 0.0 }
     }
 
-    fn random(seed: u64) -> Net {
+    fn random(h: usize, seed: u64) -> Net {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut n = Net::zero();
+        let mut n = Net::zero(h);
         let a = (1.0 / 32f32).sqrt();
         for w in &mut n.w1 {
             *w = rng.gen_range(-a..a);
         }
-        let b = (1.0 / (2 * HIDDEN) as f32).sqrt();
+        let b = (1.0 / (2 * h) as f32).sqrt();
         for w in &mut n.w2 {
             *w = rng.gen_range(-b..b);
         }
@@ -192,11 +209,14 @@ fn target(s: &Sample, k: f64, lambda: f64) -> f32 {
 fn step(net: &Net, s: &Sample, t: f32, grad: Option<&mut Net>) -> f32 {
     let (us, them) = if s.white_to_move { (&s.white, &s.black) } else { (&s.black, &s.white) };
     let n = s.len as usize;
-    let mut acc = [[0f32; HIDDEN]; 2];
+    let h = net.h;
+    let mut buffers = [[0f32; MAX_HIDDEN]; 2];
+    let [a0, a1] = &mut buffers;
+    let acc = [&mut a0[..h], &mut a1[..h]];
     for (side, feats) in [us, them].into_iter().enumerate() {
         acc[side].copy_from_slice(&net.b1);
         for &f in &feats[..n] {
-            let row = &net.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+            let row = &net.w1[f as usize * h..(f as usize + 1) * h];
             for (a, w) in acc[side].iter_mut().zip(row) {
                 *a += w;
             }
@@ -206,7 +226,7 @@ fn step(net: &Net, s: &Sample, t: f32, grad: Option<&mut Net>) -> f32 {
     for (side, acc) in acc.iter().enumerate() {
         for (j, &a) in acc.iter().enumerate() {
             let c = a.clamp(0.0, 1.0);
-            out += c * c * net.w2[side * HIDDEN + j];
+            out += c * c * net.w2[side * h + j];
         }
     }
     let p = 1.0 / (1.0 + (-out).exp());
@@ -215,20 +235,21 @@ fn step(net: &Net, s: &Sample, t: f32, grad: Option<&mut Net>) -> f32 {
         let d_out = 2.0 * e * p * (1.0 - p);
         g.b2 += d_out;
         for (side, feats) in [us, them].into_iter().enumerate() {
-            let mut d = [0f32; HIDDEN];
+            let mut d_buffer = [0f32; MAX_HIDDEN];
+            let d = &mut d_buffer[..h];
             for (j, &a) in acc[side].iter().enumerate() {
                 let c = a.clamp(0.0, 1.0);
-                g.w2[side * HIDDEN + j] += d_out * c * c;
+                g.w2[side * h + j] += d_out * c * c;
                 if a > 0.0 && a < 1.0 {
-                    d[j] = d_out * net.w2[side * HIDDEN + j] * 2.0 * a;
+                    d[j] = d_out * net.w2[side * h + j] * 2.0 * a;
                 }
             }
-            for (b, x) in g.b1.iter_mut().zip(&d) {
+            for (b, x) in g.b1.iter_mut().zip(d.iter()) {
                 *b += x;
             }
             for &f in &feats[..n] {
-                let row = &mut g.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
-                for (w, x) in row.iter_mut().zip(&d) {
+                let row = &mut g.w1[f as usize * h..(f as usize + 1) * h];
+                for (w, x) in row.iter_mut().zip(d.iter()) {
                     *w += x;
                 }
             }
@@ -254,22 +275,15 @@ fn held_error(net: &Net, held: &[Sample], threads: usize) -> f64 {
     sum / held.len() as f64
 }
 
-fn quantise(net: &Net, k: f64) -> Box<Network> {
-    let q = |x: f32, s: i32| (x * s as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
-    let mut n = Network::empty();
-    for (a, &b) in n.w1.iter_mut().zip(&net.w1) {
-        *a = q(b, QA);
-    }
-    for (a, &b) in n.b1.iter_mut().zip(&net.b1) {
-        *a = q(b, QA);
-    }
-    for (a, &b) in n.w2.iter_mut().zip(&net.w2) {
-        *a = q(b, QB);
-    }
-    n.b2 = (net.b2 * (QA * QB) as f32).round() as i32;
+/// The network file of `net`, quantised as the engine reads it, and its scale.
+fn quantise(net: &Net, k: f64) -> (Vec<u8>, i32) {
+    let q = |w: &[f32], s: i32| -> Vec<i16> {
+        w.iter().map(|&x| (x * s as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16).collect()
+    };
+    let b2 = (net.b2 * (QA * QB) as f32).round() as i32;
     // Logit to centipawns on the scale of the data's scores: 10^(K v / 400) = e^out.
-    n.scale = (400.0 / (k * std::f64::consts::LN_10)).round() as i32;
-    n
+    let scale = (400.0 / (k * std::f64::consts::LN_10)).round() as i32;
+    (file_bytes(scale, &q(&net.w1, QA), &q(&net.b1, QA), &q(&net.w2, QB), b2), scale)
 }
 
 fn main() {
@@ -284,14 +298,15 @@ fn main() {
         s.base *= to_logit;
     }
     if args.residual {
-        let base_only = Net::zero();
+        let base_only = Net::zero(args.hidden);
         eprintln!("hand-written evaluation alone: held out {:.6}", held_error(&base_only, &held, threads));
     }
     let targets: Vec<f32> = train.iter().map(|s| target(s, k, lambda)).collect();
 
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let mut net = Net::random(seed);
-    let (mut m, mut v) = (Net::zero(), Net::zero());
+    let h = args.hidden;
+    let mut net = Net::random(h, seed);
+    let (mut m, mut v) = (Net::zero(h), Net::zero(h));
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut t = 0i32;
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
@@ -312,7 +327,7 @@ fn main() {
                     .map(|part| {
                         let (net, train, targets) = (&net, &train, &targets);
                         scope.spawn(move || {
-                            let mut g = Net::zero();
+                            let mut g = Net::zero(h);
                             let mut e = 0f64;
                             for &i in part {
                                 e += step(net, &train[i as usize], targets[i as usize], Some(&mut g)) as f64;
@@ -323,7 +338,7 @@ fn main() {
                     .collect();
                 hs.into_iter().map(|h| h.join().expect("thread")).collect()
             });
-            let mut g = Net::zero();
+            let mut g = Net::zero(h);
             for (p, e) in parts {
                 g.add(&p);
                 train_err += e;
@@ -344,11 +359,11 @@ fn main() {
                     net.w1[i] = net.w1[i].clamp(-CLIP, CLIP);
                 }
             }
-            for i in 0..HIDDEN {
+            for i in 0..h {
                 adam(&mut net.b1[i], g.b1[i], &mut m.b1[i], &mut v.b1[i]);
                 net.b1[i] = net.b1[i].clamp(-CLIP, CLIP);
             }
-            for i in 0..2 * HIDDEN {
+            for i in 0..2 * h {
                 adam(&mut net.w2[i], g.w2[i], &mut m.w2[i], &mut v.w2[i]);
                 net.w2[i] = net.w2[i].clamp(-CLIP, CLIP);
             }
@@ -366,10 +381,10 @@ fn main() {
             started.elapsed().as_secs_f64()
         );
     }
-    let q = quantise(&best.1, k);
+    let (bytes, scale) = quantise(&best.1, k);
     let out = &args.out;
-    match write_network(&q, out) {
-        Ok(()) => eprintln!("wrote {out} (epoch {}, held out {:.6}, scale {})", best.2, best.0, q.scale),
+    match std::fs::write(out, bytes) {
+        Ok(()) => eprintln!("wrote {out} (epoch {}, held out {:.6}, scale {scale})", best.2, best.0),
         Err(e) => {
             eprintln!("cannot write {out}: {e}");
             std::process::exit(1);
