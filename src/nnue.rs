@@ -116,8 +116,9 @@ const fn parse(b: &[u8]) -> Network {
     net
 }
 
-/// The network file compiled into the binary (`nets/ox88.nnue`; docs/ say how it was made).
-pub const EMBEDDED: &[u8] = include_bytes!("../nets/ox88.nnue");
+/// The network file compiled into the binary, one of `nets/` (docs/networks.md says how each
+/// was made and which one plays).
+pub const EMBEDDED: &[u8] = include_bytes!("../nets/n1.nnue");
 /// The network ox88 plays with.
 pub static NETWORK: Network = parse(EMBEDDED);
 
