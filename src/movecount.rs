@@ -54,6 +54,10 @@ struct Base {
     castles: u8,
     /// By castling slot: the squares that can make that castling legal or illegal.
     castle_reach: [u128; 4],
+    /// The side's pins (it cannot be in check while the other side is to move).
+    threats: Threats,
+    /// Squares that can change its checks and pins.
+    threat_reach: u128,
 }
 
 /// Is one of the squares `changed` (all on the board, so below 128) in `mask`?
@@ -94,13 +98,13 @@ impl Position {
             let (from, to) = (m.from().raw(), m.to().raw());
             nodes += if m.is_castle() {
                 let squares = [from, to, m.castle_king_target().raw(), m.castle_rook_target().raw()];
-                self.count_after::<4>(squares, &base)
+                self.count_after::<4>(squares, false, &base)
             } else if m.is_en_passant() {
                 // The taken pawn stands one step beyond `to` as the side now to move sees it.
                 let taken = to.wrapping_add(self.side.forward() as u8);
-                self.count_after::<3>([from, to, taken], &base)
+                self.count_after::<3>([from, to, taken], true, &base)
             } else {
-                self.count_after::<2>([from, to], &base)
+                self.count_after::<2>([from, to], m.is_capture(), &base)
             };
             self.unmake(m, &undo);
         }
@@ -122,6 +126,8 @@ impl Position {
             king_reach: 0,
             castles: 0,
             castle_reach: [0; 4],
+            threats: self.threats_for(them),
+            threat_reach: 0,
         };
         for slot in 1..self.count[t] as usize {
             let slot = slot & 15;
@@ -160,12 +166,19 @@ impl Position {
         let king = self.king(them);
         base.king_steps = self.king_targets::<{ gen::ALL }>(them, king);
         base.king_reach = self.king_reach(king);
+        base.threat_reach = self.threat_reach(king);
         let mut bits = self.castling & rights::of(them);
         while bits != 0 {
             let slot = bits.trailing_zeros() as usize & 3;
             bits &= bits - 1;
-            base.castles |= (self.castling_is_legal_for(them, king, slot) as u8) << slot;
-            base.castle_reach[slot] = self.castle_reach(king, slot);
+            let blockers = self.castle_blockers(slot);
+            if blockers != 0 {
+                // Only a move off one of these squares can clear the way.
+                base.castle_reach[slot] = blockers;
+            } else {
+                base.castles |= (self.castling_is_legal_for(them, king, slot) as u8) << slot;
+                base.castle_reach[slot] = self.castle_reach(king, slot);
+            }
         }
         base
     }
@@ -173,17 +186,24 @@ impl Position {
     /// [`Position::count_legal_moves`] just after a move that changed the squares `changed`
     /// (from and to; for en passant the taken pawn's square; for castling the king's and
     /// rook's targets too), given what the side to move could do before it (`base`).
+    /// A capture reorders the side's piece list, by which pins are kept.
     #[inline(always)]
-    fn count_after<const N: usize>(&self, changed: [u8; N], base: &Base) -> u64 {
-        let threats = self.threats();
+    fn count_after<const N: usize>(&self, changed: [u8; N], capture: bool, base: &Base) -> u64 {
+        let fresh;
+        let threats = if capture || hits(base.threat_reach, &changed) {
+            fresh = self.threats();
+            &fresh
+        } else {
+            &base.threats
+        };
         if threats.checkers.count() != 0 {
-            return self.count_evasions(&threats);
+            return self.count_evasions(threats);
         }
         let us = self.side;
         let king = self.king(us);
         let king_steps =
             if hits(base.king_reach, &changed) { self.king_targets::<{ gen::ALL }>(us, king) } else { base.king_steps };
-        let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(&threats);
+        let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(threats);
         let mut bits = self.castling & rights::of(us);
         while bits != 0 {
             let slot = bits.trailing_zeros() as usize & 3;
@@ -250,6 +270,46 @@ impl Position {
             if self.board[q as usize].raw() & own == 0 {
                 mask |= self.square_reach(q, king.raw(), king.raw());
             }
+        }
+        mask
+    }
+
+    /// The squares whose contents can change the checks and pins of the king on `king` (see
+    /// [`Position::threats`]): a knight's jump away, and along each line the squares up to the
+    /// first piece met if it is an enemy, else up to the second (a pinner behind a blocker).
+    fn threat_reach(&self, king: Square) -> u128 {
+        let own = self.board[king.index()].raw() & (flag::WHITE | flag::BLACK);
+        let mut mask = 0u128;
+        for d in KNIGHT_STEPS {
+            let sq = king.raw().wrapping_add(d as u8);
+            if sq & 0x88 == 0 {
+                mask |= 1 << sq;
+            }
+        }
+        for d in KING_STEPS {
+            let mut sq = king.raw().wrapping_add(d as u8);
+            let mut blocked = false;
+            while sq & 0x88 == 0 {
+                mask |= 1 << sq;
+                let piece = self.board[sq as usize].raw();
+                if piece != 0 {
+                    if piece & own == 0 || blocked {
+                        break;
+                    }
+                    blocked = true;
+                }
+                sq = sq.wrapping_add(d as u8);
+            }
+        }
+        mask
+    }
+
+    /// The occupied squares among those castling `slot` needs empty.
+    fn castle_blockers(&self, slot: usize) -> u128 {
+        let path = &self.castle_paths[slot & 3];
+        let mut mask = 0u128;
+        for &sq in &path.empty[..path.empty_len as usize & 7] {
+            mask |= (self.board[sq as usize].is_some() as u128) << (sq & 127);
         }
         mask
     }
