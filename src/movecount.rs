@@ -38,7 +38,7 @@ fn enemy_shift(us: Color) -> u32 {
 /// What the side to move in a perft tree's leaves could do before the last move, and where a
 /// change on the board can alter it. Bit `s` of a `reach` entry stands for the piece in slot
 /// `s` of that side's list before the move (a move of the other side never moves those
-/// pieces, it can only take one); a `u128` reach has a bit per 0x88 square of the board.
+/// pieces, it can only take one); a `u64` reach has a bit per square ([`bit`]).
 struct Base {
     /// Moves of each piece but the king, pins aside, by square (0 elsewhere).
     by_square: [u8; 256],
@@ -49,21 +49,22 @@ struct Base {
     total: u64,
     king_steps: u8,
     /// Squares that can change where the king may step.
-    king_reach: u128,
+    king_reach: u64,
     /// The castling rights whose castling was legal (bit = right).
     castles: u8,
     /// By castling slot: the squares that can make that castling legal or illegal.
-    castle_reach: [u128; 4],
+    castle_reach: [u64; 4],
     /// The side's pins (it cannot be in check while the other side is to move).
     threats: Threats,
     /// Squares that can change its checks and pins.
-    threat_reach: u128,
+    threat_reach: u64,
 }
 
-/// Is one of the squares `changed` (all on the board, so below 128) in `mask`?
+/// The bit of the 0x88 square `sq` (on the board) in a 64-bit set, rank 8 first: a reach test
+/// is then one AND with the set of the squares a move changed.
 #[inline(always)]
-fn hits(mask: u128, changed: &[u8]) -> bool {
-    changed.iter().fold(0, |acc, &sq| acc | mask >> (sq & 127)) & 1 != 0
+fn bit(sq: u8) -> u64 {
+    1 << ((sq + (sq & 7)) >> 1 & 63)
 }
 
 impl Position {
@@ -92,9 +93,10 @@ impl Position {
         let mut moves = MoveList::new();
         self.generate::<{ gen::ALL }, MoveList>(&mut moves);
         let base = self.reply_base();
+        let snapshot = self.snapshot();
         let mut nodes = 0;
         for &m in moves.iter() {
-            let undo = self.make_unkeyed(m);
+            let undo = self.make_unkeyed_from(m, &snapshot);
             let (from, to) = (m.from().raw(), m.to().raw());
             nodes += if m.is_castle() {
                 let squares = [from, to, m.castle_king_target().raw(), m.castle_rook_target().raw()];
@@ -190,7 +192,9 @@ impl Position {
     #[inline(always)]
     fn count_after<const N: usize>(&self, changed: [u8; N], capture: bool, base: &Base) -> u64 {
         let fresh;
-        let threats = if capture || hits(base.threat_reach, &changed) {
+        let changed_set = changed.iter().fold(0, |set, &sq| set | bit(sq));
+        let hits = |mask: u64| mask & changed_set != 0;
+        let threats = if capture || hits(base.threat_reach) {
             fresh = self.threats();
             &fresh
         } else {
@@ -202,13 +206,13 @@ impl Position {
         let us = self.side;
         let king = self.king(us);
         let king_steps =
-            if hits(base.king_reach, &changed) { self.king_targets::<{ gen::ALL }>(us, king) } else { base.king_steps };
+            if hits(base.king_reach) { self.king_targets::<{ gen::ALL }>(us, king) } else { base.king_steps };
         let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(threats);
         let mut bits = self.castling & rights::of(us);
         while bits != 0 {
             let slot = bits.trailing_zeros() as usize & 3;
             bits &= bits - 1;
-            n += if hits(base.castle_reach[slot], &changed) {
+            n += if hits(base.castle_reach[slot]) {
                 self.castling_is_legal(king, slot)
             } else {
                 base.castles >> slot & 1 != 0
@@ -258,15 +262,15 @@ impl Position {
     /// neighbours, a knight's jump from each square it might step to, and the squares along
     /// each line from such a square up to the first piece met (the king lifted, as when it
     /// steps away along a checking line), that piece's square included.
-    fn king_reach(&self, king: Square) -> u128 {
+    fn king_reach(&self, king: Square) -> u64 {
         let own = self.board[king.index()].raw() & (flag::WHITE | flag::BLACK);
-        let mut mask = 0u128;
+        let mut mask = 0u64;
         for d in KING_STEPS {
             let q = king.raw().wrapping_add(d as u8);
             if q & 0x88 != 0 {
                 continue;
             }
-            mask |= 1 << q;
+            mask |= bit(q);
             if self.board[q as usize].raw() & own == 0 {
                 mask |= self.square_reach(q, king.raw(), king.raw());
             }
@@ -277,20 +281,20 @@ impl Position {
     /// The squares whose contents can change the checks and pins of the king on `king` (see
     /// [`Position::threats`]): a knight's jump away, and along each line the squares up to the
     /// first piece met if it is an enemy, else up to the second (a pinner behind a blocker).
-    fn threat_reach(&self, king: Square) -> u128 {
+    fn threat_reach(&self, king: Square) -> u64 {
         let own = self.board[king.index()].raw() & (flag::WHITE | flag::BLACK);
-        let mut mask = 0u128;
+        let mut mask = 0u64;
         for d in KNIGHT_STEPS {
             let sq = king.raw().wrapping_add(d as u8);
             if sq & 0x88 == 0 {
-                mask |= 1 << sq;
+                mask |= bit(sq);
             }
         }
         for d in KING_STEPS {
             let mut sq = king.raw().wrapping_add(d as u8);
             let mut blocked = false;
             while sq & 0x88 == 0 {
-                mask |= 1 << sq;
+                mask |= bit(sq);
                 let piece = self.board[sq as usize].raw();
                 if piece != 0 {
                     if piece & own == 0 || blocked {
@@ -305,11 +309,11 @@ impl Position {
     }
 
     /// The occupied squares among those castling `slot` needs empty.
-    fn castle_blockers(&self, slot: usize) -> u128 {
+    fn castle_blockers(&self, slot: usize) -> u64 {
         let path = &self.castle_paths[slot & 3];
-        let mut mask = 0u128;
+        let mut mask = 0u64;
         for &sq in &path.empty[..path.empty_len as usize & 7] {
-            mask |= (self.board[sq as usize].is_some() as u128) << (sq & 127);
+            mask |= bit(sq) * self.board[sq as usize].is_some() as u64;
         }
         mask
     }
@@ -317,12 +321,12 @@ impl Position {
     /// The squares whose contents can change whether castling `slot` is legal: the castling
     /// row from the outermost to the outermost of king, rook and their targets, and what can
     /// attack a square the king crosses ([`Position::square_reach`], king and rook lifted).
-    fn castle_reach(&self, king: Square, slot: usize) -> u128 {
+    fn castle_reach(&self, king: Square, slot: usize) -> u64 {
         let path = &self.castle_paths[slot & 3];
         let rook = self.castle_rook[slot & 3];
-        let mut mask = 1u128 << king.raw() | 1 << rook.raw();
+        let mut mask = bit(king.raw()) | bit(rook.raw());
         for &sq in &path.empty[..path.empty_len as usize & 7] {
-            mask |= 1 << (sq & 127);
+            mask |= bit(sq);
         }
         for &q in &path.king_path[..path.king_path_len as usize & 7] {
             mask |= self.square_reach(q, king.raw(), rook.raw());
@@ -333,18 +337,18 @@ impl Position {
     /// The squares from which a piece could attack `q`, or could stop attacking it: a
     /// knight's jump away, and along each line up to the first piece met (`a` and `b`
     /// counted as empty), that piece included.
-    fn square_reach(&self, q: u8, a: u8, b: u8) -> u128 {
-        let mut mask = 0u128;
+    fn square_reach(&self, q: u8, a: u8, b: u8) -> u64 {
+        let mut mask = 0u64;
         for d in KNIGHT_STEPS {
             let sq = q.wrapping_add(d as u8);
             if sq & 0x88 == 0 {
-                mask |= 1 << sq;
+                mask |= bit(sq);
             }
         }
         for d in KING_STEPS {
             let mut sq = q.wrapping_add(d as u8);
             while sq & 0x88 == 0 {
-                mask |= 1 << sq;
+                mask |= bit(sq);
                 if self.board[sq as usize].is_some() && sq != a && sq != b {
                     break;
                 }

@@ -34,9 +34,10 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     }
     let mut moves = MoveList::new();
     pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
+    let snapshot = pos.snapshot();
     let mut nodes = 0;
     for &m in moves.iter() {
-        let undo = pos.make(m);
+        let undo = pos.make_from(m, &snapshot);
         nodes += perft(pos, depth - 1);
         pos.unmake(m, &undo);
     }
@@ -321,18 +322,19 @@ pub(crate) fn count(pos: &mut Position, depth: u32, walk: &Walk) -> u64 {
         }
         let mut moves = MoveList::new();
         pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
+        let snapshot = pos.snapshot();
         if let Some(table) = walk.table {
             // The children's entries are all over the table: ask for them all first, so
             // that their cache misses overlap instead of stalling one probe at a time.
             for &m in moves.iter() {
-                let undo = pos.make(m);
+                let undo = pos.make_from(m, &snapshot);
                 table.prefetch(pos.key() ^ walk.salt);
                 pos.unmake(m, &undo);
             }
         }
         let mut nodes = 0;
         for &m in moves.iter() {
-            let undo = pos.make(m);
+            let undo = pos.make_from(m, &snapshot);
             nodes += count(pos, depth - 1, walk);
             pos.unmake(m, &undo);
         }
