@@ -58,6 +58,11 @@ struct Base {
     threats: Threats,
     /// Squares that can change its checks and pins.
     threat_reach: u64,
+    /// Squares that can change its king's steps, castling, checks or pins; all when a piece
+    /// is pinned (a pinned piece is counted afresh after every move).
+    quiet_reach: u64,
+    /// Its legal moves, while no square of `quiet_reach` or of a piece's reach changes.
+    quiet_count: u64,
 }
 
 /// The bit of the 0x88 square `sq` (on the board) in a 64-bit set, rank 8 first: a reach test
@@ -96,8 +101,18 @@ impl Position {
         let snapshot = self.snapshot();
         let mut nodes = 0;
         for &m in moves.iter() {
-            let undo = self.make_unkeyed_from(m, &snapshot);
             let (from, to) = (m.from().raw(), m.to().raw());
+            // A move that takes nothing, sets no en passant square and lands no new piece
+            // leaves the replies as they were when none of them depends on its two squares:
+            // count them without making it.
+            if !(m.is_capture() || m.is_castle() || m.is_double_push() || m.is_promotion())
+                && (bit(from) | bit(to)) & base.quiet_reach == 0
+                && base.reach[from as usize] | base.reach[to as usize] == 0
+            {
+                nodes += base.quiet_count;
+                continue;
+            }
+            let undo = self.make_unkeyed_from(m, &snapshot);
             nodes += if m.is_castle() {
                 let squares = [from, to, m.castle_king_target().raw(), m.castle_rook_target().raw()];
                 self.count_after::<4>(squares, false, &base)
@@ -130,6 +145,8 @@ impl Position {
             castle_reach: [0; 4],
             threats: self.threats_for(them),
             threat_reach: 0,
+            quiet_reach: !0,
+            quiet_count: 0,
         };
         for slot in 1..self.count[t] as usize {
             let slot = slot & 15;
@@ -182,6 +199,11 @@ impl Position {
                 base.castle_reach[slot] = self.castle_reach(king, slot);
             }
         }
+        debug_assert_eq!(base.threats.checkers.count(), 0);
+        if base.threats.pin_step.iter().all(|&p| p == 0) {
+            base.quiet_reach = base.threat_reach | base.king_reach | base.castle_reach.iter().fold(0, |a, &r| a | r);
+        }
+        base.quiet_count = base.total + base.king_steps.count_ones() as u64 + base.castles.count_ones() as u64;
         base
     }
 
