@@ -58,6 +58,8 @@ struct Base {
     threats: Threats,
     /// Squares that can change its checks and pins.
     threat_reach: u64,
+    /// Whether a piece of it is pinned.
+    pinned: bool,
     /// Squares that can change its king's steps, castling, checks or pins; all when a piece
     /// is pinned (a pinned piece is counted afresh after every move).
     quiet_reach: u64,
@@ -112,6 +114,12 @@ impl Position {
                 nodes += base.quiet_count;
                 continue;
             }
+            if !(m.is_capture() || m.is_castle() || m.is_promotion()) {
+                self.make_quiet(m);
+                nodes += self.count_after::<2>([from, to], false, &base);
+                self.unmake_quiet(m, &snapshot);
+                continue;
+            }
             let undo = self.make_unkeyed_from(m, &snapshot);
             nodes += if m.is_castle() {
                 let squares = [from, to, m.castle_king_target().raw(), m.castle_rook_target().raw()];
@@ -145,6 +153,7 @@ impl Position {
             castle_reach: [0; 4],
             threats: self.threats_for(them),
             threat_reach: 0,
+            pinned: false,
             quiet_reach: !0,
             quiet_count: 0,
         };
@@ -200,7 +209,8 @@ impl Position {
             }
         }
         debug_assert_eq!(base.threats.checkers.count(), 0);
-        if base.threats.pin_step.iter().all(|&p| p == 0) {
+        base.pinned = base.threats.pin_step.iter().any(|&p| p != 0);
+        if !base.pinned {
             base.quiet_reach = base.threat_reach | base.king_reach | base.castle_reach.iter().fold(0, |a, &r| a | r);
         }
         base.quiet_count = base.total + base.king_steps.count_ones() as u64 + base.castles.count_ones() as u64;
@@ -210,13 +220,14 @@ impl Position {
     /// [`Position::count_legal_moves`] just after a move that changed the squares `changed`
     /// (from and to; for en passant the taken pawn's square; for castling the king's and
     /// rook's targets too), given what the side to move could do before it (`base`).
-    /// A capture reorders the side's piece list, by which pins are kept.
+    /// A capture reorders the side's piece list, by which pins are kept: the pins found
+    /// before it serve only when there were none.
     #[inline(always)]
     fn count_after<const N: usize>(&self, changed: [u8; N], capture: bool, base: &Base) -> u64 {
         let fresh;
         let changed_set = changed.iter().fold(0, |set, &sq| set | bit(sq));
         let hits = |mask: u64| mask & changed_set != 0;
-        let threats = if capture || hits(base.threat_reach) {
+        let threats = if (capture && base.pinned) || hits(base.threat_reach) {
             fresh = self.threats();
             &fresh
         } else {

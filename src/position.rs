@@ -502,6 +502,29 @@ impl Position {
         undo
     }
 
+    /// For counting the replies to a legal move that takes nothing, castles not and promotes
+    /// not: plays it on the board, the piece lists, the side to move and the en passant square
+    /// alone (castling rights, clocks, keys and score keep their values, none of which the
+    /// replies' count reads). Only [`Position::unmake_quiet`] may take it back.
+    #[inline(always)]
+    pub(crate) fn make_quiet(&mut self, m: Move) {
+        let (from, to) = (m.from(), m.to());
+        self.shift_piece(from, to);
+        self.en_passant = None;
+        if m.is_double_push() {
+            self.set_en_passant_after_double_push::<false>(from, to);
+        }
+        self.side = self.side.flip();
+    }
+
+    /// Takes back [`Position::make_quiet`]'s `m`, given the position's snapshot.
+    #[inline(always)]
+    pub(crate) fn unmake_quiet(&mut self, m: Move, snapshot: &Undo) {
+        self.side = self.side.flip();
+        self.shift_piece(m.to(), m.from());
+        self.en_passant = snapshot.en_passant;
+    }
+
     /// The key of the position after the legal move `m`, without making it (to prefetch the
     /// child's table entry); the same as [`Position::key`] after [`Position::make`].
     #[inline]
