@@ -50,6 +50,8 @@ struct Base {
     king_steps: u8,
     /// Squares that can change where the king may step.
     king_reach: u64,
+    /// By king step (as in `king_steps`): the squares that can change whether it is legal.
+    king_step_reach: [u64; 8],
     /// The castling rights whose castling was legal (bit = right).
     castles: u8,
     /// By castling slot: the squares that can make that castling legal or illegal.
@@ -149,6 +151,7 @@ impl Position {
             total: 0,
             king_steps: 0,
             king_reach: 0,
+            king_step_reach: [0; 8],
             castles: 0,
             castle_reach: [0; 4],
             threats: self.threats_for(them),
@@ -193,7 +196,8 @@ impl Position {
         }
         let king = self.king(them);
         base.king_steps = self.king_targets::<{ gen::ALL }>(them, king);
-        base.king_reach = self.king_reach(king);
+        base.king_step_reach = self.king_step_reach(king);
+        base.king_reach = base.king_step_reach.iter().fold(0, |a, &r| a | r);
         base.threat_reach = self.threat_reach(king);
         let mut bits = self.castling & rights::of(them);
         while bits != 0 {
@@ -239,7 +243,7 @@ impl Position {
         let us = self.side;
         let king = self.king(us);
         let king_steps =
-            if hits(base.king_reach) { self.king_targets::<{ gen::ALL }>(us, king) } else { base.king_steps };
+            if hits(base.king_reach) { self.king_steps_after(king, base, changed_set) } else { base.king_steps };
         let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(threats);
         let mut bits = self.castling & rights::of(us);
         while bits != 0 {
@@ -291,24 +295,44 @@ impl Position {
         n
     }
 
-    /// The squares whose contents can change where the king on `king` may step: its
-    /// neighbours, a knight's jump from each square it might step to, and the squares along
-    /// each line from such a square up to the first piece met (the king lifted, as when it
-    /// steps away along a checking line), that piece's square included.
-    fn king_reach(&self, king: Square) -> u64 {
+    /// By king step, the squares whose contents can change whether the king on `king` may
+    /// take it: the square it steps to, and unless one of its own pieces stands there, a
+    /// knight's jump from it, and the squares along each line from it up to the first piece
+    /// met (the king lifted, as when it steps away along a checking line), that piece's square
+    /// included. Off-board steps have none.
+    fn king_step_reach(&self, king: Square) -> [u64; 8] {
         let own = self.board[king.index()].raw() & (flag::WHITE | flag::BLACK);
-        let mut mask = 0u64;
-        for d in KING_STEPS {
+        let mut masks = [0u64; 8];
+        for (mask, d) in masks.iter_mut().zip(KING_STEPS) {
             let q = king.raw().wrapping_add(d as u8);
             if q & 0x88 != 0 {
                 continue;
             }
-            mask |= bit(q);
+            *mask = bit(q);
             if self.board[q as usize].raw() & own == 0 {
-                mask |= self.square_reach(q, king.raw(), king.raw());
+                *mask |= self.square_reach(q, king.raw(), king.raw());
             }
         }
-        mask
+        masks
+    }
+
+    /// The steps the king on `king` of the side to move may take after a move that changed
+    /// the squares `changed`: the steps found before it, but for those whose reach it touched,
+    /// which are tested again (as [`Position::king_targets`] does, the king lifted).
+    #[inline(always)]
+    fn king_steps_after(&self, king: Square, base: &Base, changed: u64) -> u8 {
+        let us = self.side;
+        let mut steps = base.king_steps;
+        for (i, &mask) in base.king_step_reach.iter().enumerate() {
+            if mask & changed == 0 {
+                continue;
+            }
+            let q = king.raw().wrapping_add(KING_STEPS[i] as u8);
+            let legal = !self.board[q as usize].is_color(us)
+                && !self.is_attacked_through(Square::from_index_unchecked(q), us.flip(), king, king);
+            steps = steps & !(1 << i) | (legal as u8) << i;
+        }
+        steps
     }
 
     /// The squares whose contents can change the checks and pins of the king on `king` (see
