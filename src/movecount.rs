@@ -175,10 +175,14 @@ impl Position {
                 }
                 n = self.unpinned_pawn_moves(Square::from_index_unchecked(from), them);
             } else if flags == flag::KNIGHT {
+                // The other side's moves leave an empty square or one of theirs empty or
+                // theirs, which a knight may jump to either way: only taking one of its own
+                // side's pieces, which it could not, changes its count.
+                let own = self.board[from as usize].raw() & (flag::WHITE | flag::BLACK);
                 for d in KNIGHT_STEPS {
                     let to = from.wrapping_add(d as u8);
                     let target = self.board[to as usize].raw();
-                    reach[to as usize] |= bit;
+                    reach[to as usize] |= bit * (target & own != 0) as u16;
                     n += (target == 0) as u64 | (target >> shift) as u64 & 1;
                 }
             } else {
