@@ -12,12 +12,17 @@
 //! (four for castling, three for en passant), and a piece none of whose moves can touch those
 //! squares moves as before, unless it is pinned now. So each opponent piece's moves are counted
 //! once, ignoring pins, and each piece marks the squares whose contents its count depends on
-//! (its rays up to and including the first piece met, its jumps, its pawn squares). After each
-//! move only the pieces that are pinned, or marked on a changed square (one table lookup per
-//! changed square for all of them), are counted again. The king's steps and each castling keep
-//! their count likewise unless a changed square lies where it could attack or block one of the
-//! squares they need; checks and en passant are found afresh after every move. The moves are
-//! made without updating keys and score, which nothing below needs.
+//! (its rays up to and including the first piece met, its pawn squares, and of its jumps those
+//! holding a piece of its own side, the only ones a move of the other side can change for it).
+//! After each move only the pieces that are pinned, or marked on a changed square (one table
+//! lookup per changed square for all of them), are counted again. Each of the king's steps and
+//! each castling keep their count likewise unless a changed square lies where it could attack
+//! or block one of the squares they need, and the pins found before the moves serve unless a
+//! changed square lies on one of the king's lines (up to the second piece met) or a knight's
+//! jump from it; en passant is found afresh after every move. A plain move (no capture,
+//! castling, double step or promotion) that touches none of these squares is not made at all:
+//! its replies number the node's own count. The other moves are made without updating keys and
+//! score, which nothing below needs, and quiet ones on the board and lists alone.
 
 use crate::attacks::Threats;
 use crate::movegen::{gen, MoveCounter};
