@@ -120,7 +120,13 @@ impl Position {
     /// Checkers and pins of the side to move, in one pass over the enemy pieces.
     #[inline]
     pub fn threats(&self) -> Threats {
-        let us = self.side;
+        self.threats_for(self.side)
+    }
+
+    /// [`Position::threats`] of `us`, whether or not it is `us`'s turn (perft finds the
+    /// replies' pins once, before the moves they answer).
+    #[inline(always)]
+    pub(crate) fn threats_for(&self, us: Color) -> Threats {
         let king = self.king(us);
         let mut threats = Threats::default();
         let them = us.flip();

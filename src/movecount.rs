@@ -12,12 +12,17 @@
 //! (four for castling, three for en passant), and a piece none of whose moves can touch those
 //! squares moves as before, unless it is pinned now. So each opponent piece's moves are counted
 //! once, ignoring pins, and each piece marks the squares whose contents its count depends on
-//! (its rays up to and including the first piece met, its jumps, its pawn squares). After each
-//! move only the pieces that are pinned, or marked on a changed square (one table lookup per
-//! changed square for all of them), are counted again. The king's steps and each castling keep
-//! their count likewise unless a changed square lies where it could attack or block one of the
-//! squares they need; checks and en passant are found afresh after every move. The moves are
-//! made without updating keys and score, which nothing below needs.
+//! (its rays up to and including the first piece met, its pawn squares, and of its jumps those
+//! holding a piece of its own side, the only ones a move of the other side can change for it).
+//! After each move only the pieces that are pinned, or marked on a changed square (one table
+//! lookup per changed square for all of them), are counted again. Each of the king's steps and
+//! each castling keep their count likewise unless a changed square lies where it could attack
+//! or block one of the squares they need, and the pins found before the moves serve unless a
+//! changed square lies on one of the king's lines (up to the second piece met) or a knight's
+//! jump from it; en passant is found afresh after every move. A plain move (no capture,
+//! castling, double step or promotion) that touches none of these squares is not made at all:
+//! its replies number the node's own count. The other moves are made without updating keys and
+//! score, which nothing below needs, and quiet ones on the board and lists alone.
 
 use crate::attacks::Threats;
 use crate::movegen::{gen, MoveCounter};
@@ -38,7 +43,7 @@ fn enemy_shift(us: Color) -> u32 {
 /// What the side to move in a perft tree's leaves could do before the last move, and where a
 /// change on the board can alter it. Bit `s` of a `reach` entry stands for the piece in slot
 /// `s` of that side's list before the move (a move of the other side never moves those
-/// pieces, it can only take one); a `u128` reach has a bit per 0x88 square of the board.
+/// pieces, it can only take one); a `u64` reach has a bit per square ([`bit`]).
 struct Base {
     /// Moves of each piece but the king, pins aside, by square (0 elsewhere).
     by_square: [u8; 256],
@@ -49,17 +54,31 @@ struct Base {
     total: u64,
     king_steps: u8,
     /// Squares that can change where the king may step.
-    king_reach: u128,
+    king_reach: u64,
+    /// By king step (as in `king_steps`): the squares that can change whether it is legal.
+    king_step_reach: [u64; 8],
     /// The castling rights whose castling was legal (bit = right).
     castles: u8,
     /// By castling slot: the squares that can make that castling legal or illegal.
-    castle_reach: [u128; 4],
+    castle_reach: [u64; 4],
+    /// The side's pins (it cannot be in check while the other side is to move).
+    threats: Threats,
+    /// Squares that can change its checks and pins.
+    threat_reach: u64,
+    /// Whether a piece of it is pinned.
+    pinned: bool,
+    /// Squares that can change its king's steps, castling, checks or pins; all when a piece
+    /// is pinned (a pinned piece is counted afresh after every move).
+    quiet_reach: u64,
+    /// Its legal moves, while no square of `quiet_reach` or of a piece's reach changes.
+    quiet_count: u64,
 }
 
-/// Is one of the squares `changed` (all on the board, so below 128) in `mask`?
+/// The bit of the 0x88 square `sq` (on the board) in a 64-bit set, rank 8 first: a reach test
+/// is then one AND with the set of the squares a move changed.
 #[inline(always)]
-fn hits(mask: u128, changed: &[u8]) -> bool {
-    changed.iter().fold(0, |acc, &sq| acc | mask >> (sq & 127)) & 1 != 0
+fn bit(sq: u8) -> u64 {
+    1 << ((sq + (sq & 7)) >> 1 & 63)
 }
 
 impl Position {
@@ -88,19 +107,36 @@ impl Position {
         let mut moves = MoveList::new();
         self.generate::<{ gen::ALL }, MoveList>(&mut moves);
         let base = self.reply_base();
+        let snapshot = self.snapshot();
         let mut nodes = 0;
         for &m in moves.iter() {
-            let undo = self.make_unkeyed(m);
             let (from, to) = (m.from().raw(), m.to().raw());
+            // A move that takes nothing, sets no en passant square and lands no new piece
+            // leaves the replies as they were when none of them depends on its two squares:
+            // count them without making it.
+            if !(m.is_capture() || m.is_castle() || m.is_double_push() || m.is_promotion())
+                && (bit(from) | bit(to)) & base.quiet_reach == 0
+                && base.reach[from as usize] | base.reach[to as usize] == 0
+            {
+                nodes += base.quiet_count;
+                continue;
+            }
+            if !(m.is_capture() || m.is_castle() || m.is_promotion()) {
+                self.make_quiet(m);
+                nodes += self.count_after::<2>([from, to], false, &base);
+                self.unmake_quiet(m, &snapshot);
+                continue;
+            }
+            let undo = self.make_unkeyed_from(m, &snapshot);
             nodes += if m.is_castle() {
                 let squares = [from, to, m.castle_king_target().raw(), m.castle_rook_target().raw()];
-                self.count_after::<4>(squares, &base)
+                self.count_after::<4>(squares, false, &base)
             } else if m.is_en_passant() {
                 // The taken pawn stands one step beyond `to` as the side now to move sees it.
                 let taken = to.wrapping_add(self.side.forward() as u8);
-                self.count_after::<3>([from, to, taken], &base)
+                self.count_after::<3>([from, to, taken], true, &base)
             } else {
-                self.count_after::<2>([from, to], &base)
+                self.count_after::<2>([from, to], m.is_capture(), &base)
             };
             self.unmake(m, &undo);
         }
@@ -120,8 +156,14 @@ impl Position {
             total: 0,
             king_steps: 0,
             king_reach: 0,
+            king_step_reach: [0; 8],
             castles: 0,
             castle_reach: [0; 4],
+            threats: self.threats_for(them),
+            threat_reach: 0,
+            pinned: false,
+            quiet_reach: !0,
+            quiet_count: 0,
         };
         for slot in 1..self.count[t] as usize {
             let slot = slot & 15;
@@ -138,10 +180,14 @@ impl Position {
                 }
                 n = self.unpinned_pawn_moves(Square::from_index_unchecked(from), them);
             } else if flags == flag::KNIGHT {
+                // The other side's moves leave an empty square or one of theirs empty or
+                // theirs, which a knight may jump to either way: only taking one of its own
+                // side's pieces, which it could not, changes its count.
+                let own = self.board[from as usize].raw() & (flag::WHITE | flag::BLACK);
                 for d in KNIGHT_STEPS {
                     let to = from.wrapping_add(d as u8);
                     let target = self.board[to as usize].raw();
-                    reach[to as usize] |= bit;
+                    reach[to as usize] |= bit * (target & own != 0) as u16;
                     n += (target == 0) as u64 | (target >> shift) as u64 & 1;
                 }
             } else {
@@ -159,36 +205,60 @@ impl Position {
         }
         let king = self.king(them);
         base.king_steps = self.king_targets::<{ gen::ALL }>(them, king);
-        base.king_reach = self.king_reach(king);
+        base.king_step_reach = self.king_step_reach(king);
+        base.king_reach = base.king_step_reach.iter().fold(0, |a, &r| a | r);
+        base.threat_reach = self.threat_reach(king);
         let mut bits = self.castling & rights::of(them);
         while bits != 0 {
             let slot = bits.trailing_zeros() as usize & 3;
             bits &= bits - 1;
-            base.castles |= (self.castling_is_legal_for(them, king, slot) as u8) << slot;
-            base.castle_reach[slot] = self.castle_reach(king, slot);
+            let blockers = self.castle_blockers(slot);
+            if blockers != 0 {
+                // Only a move off one of these squares can clear the way.
+                base.castle_reach[slot] = blockers;
+            } else {
+                base.castles |= (self.castling_is_legal_for(them, king, slot) as u8) << slot;
+                base.castle_reach[slot] = self.castle_reach(king, slot);
+            }
         }
+        debug_assert_eq!(base.threats.checkers.count(), 0);
+        base.pinned = base.threats.pin_step.iter().any(|&p| p != 0);
+        if !base.pinned {
+            base.quiet_reach = base.threat_reach | base.king_reach | base.castle_reach.iter().fold(0, |a, &r| a | r);
+        }
+        base.quiet_count = base.total + base.king_steps.count_ones() as u64 + base.castles.count_ones() as u64;
         base
     }
 
     /// [`Position::count_legal_moves`] just after a move that changed the squares `changed`
     /// (from and to; for en passant the taken pawn's square; for castling the king's and
     /// rook's targets too), given what the side to move could do before it (`base`).
+    /// A capture reorders the side's piece list, by which pins are kept: the pins found
+    /// before it serve only when there were none.
     #[inline(always)]
-    fn count_after<const N: usize>(&self, changed: [u8; N], base: &Base) -> u64 {
-        let threats = self.threats();
+    fn count_after<const N: usize>(&self, changed: [u8; N], capture: bool, base: &Base) -> u64 {
+        let fresh;
+        let changed_set = changed.iter().fold(0, |set, &sq| set | bit(sq));
+        let hits = |mask: u64| mask & changed_set != 0;
+        let threats = if (capture && base.pinned) || hits(base.threat_reach) {
+            fresh = self.threats();
+            &fresh
+        } else {
+            &base.threats
+        };
         if threats.checkers.count() != 0 {
-            return self.count_evasions(&threats);
+            return self.count_evasions(threats);
         }
         let us = self.side;
         let king = self.king(us);
         let king_steps =
-            if hits(base.king_reach, &changed) { self.king_targets::<{ gen::ALL }>(us, king) } else { base.king_steps };
-        let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(&threats);
+            if hits(base.king_reach) { self.king_steps_after(king, base, changed_set) } else { base.king_steps };
+        let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(threats);
         let mut bits = self.castling & rights::of(us);
         while bits != 0 {
             let slot = bits.trailing_zeros() as usize & 3;
             bits &= bits - 1;
-            n += if hits(base.castle_reach[slot], &changed) {
+            n += if hits(base.castle_reach[slot]) {
                 self.castling_is_legal(king, slot)
             } else {
                 base.castles >> slot & 1 != 0
@@ -234,22 +304,82 @@ impl Position {
         n
     }
 
-    /// The squares whose contents can change where the king on `king` may step: its
-    /// neighbours, a knight's jump from each square it might step to, and the squares along
-    /// each line from such a square up to the first piece met (the king lifted, as when it
-    /// steps away along a checking line), that piece's square included.
-    fn king_reach(&self, king: Square) -> u128 {
+    /// By king step, the squares whose contents can change whether the king on `king` may
+    /// take it: the square it steps to, and unless one of its own pieces stands there, a
+    /// knight's jump from it, and the squares along each line from it up to the first piece
+    /// met (the king lifted, as when it steps away along a checking line), that piece's square
+    /// included. Off-board steps have none.
+    fn king_step_reach(&self, king: Square) -> [u64; 8] {
         let own = self.board[king.index()].raw() & (flag::WHITE | flag::BLACK);
-        let mut mask = 0u128;
-        for d in KING_STEPS {
+        let mut masks = [0u64; 8];
+        for (mask, d) in masks.iter_mut().zip(KING_STEPS) {
             let q = king.raw().wrapping_add(d as u8);
             if q & 0x88 != 0 {
                 continue;
             }
-            mask |= 1 << q;
+            *mask = bit(q);
             if self.board[q as usize].raw() & own == 0 {
-                mask |= self.square_reach(q, king.raw(), king.raw());
+                *mask |= self.square_reach(q, king.raw(), king.raw());
             }
+        }
+        masks
+    }
+
+    /// The steps the king on `king` of the side to move may take after a move that changed
+    /// the squares `changed`: the steps found before it, but for those whose reach it touched,
+    /// which are tested again (as [`Position::king_targets`] does, the king lifted).
+    #[inline(always)]
+    fn king_steps_after(&self, king: Square, base: &Base, changed: u64) -> u8 {
+        let us = self.side;
+        let mut steps = base.king_steps;
+        for (i, &mask) in base.king_step_reach.iter().enumerate() {
+            if mask & changed == 0 {
+                continue;
+            }
+            let q = king.raw().wrapping_add(KING_STEPS[i] as u8);
+            let legal = !self.board[q as usize].is_color(us)
+                && !self.is_attacked_through(Square::from_index_unchecked(q), us.flip(), king, king);
+            steps = steps & !(1 << i) | (legal as u8) << i;
+        }
+        steps
+    }
+
+    /// The squares whose contents can change the checks and pins of the king on `king` (see
+    /// [`Position::threats`]): a knight's jump away, and along each line the squares up to the
+    /// first piece met if it is an enemy, else up to the second (a pinner behind a blocker).
+    fn threat_reach(&self, king: Square) -> u64 {
+        let own = self.board[king.index()].raw() & (flag::WHITE | flag::BLACK);
+        let mut mask = 0u64;
+        for d in KNIGHT_STEPS {
+            let sq = king.raw().wrapping_add(d as u8);
+            if sq & 0x88 == 0 {
+                mask |= bit(sq);
+            }
+        }
+        for d in KING_STEPS {
+            let mut sq = king.raw().wrapping_add(d as u8);
+            let mut blocked = false;
+            while sq & 0x88 == 0 {
+                mask |= bit(sq);
+                let piece = self.board[sq as usize].raw();
+                if piece != 0 {
+                    if piece & own == 0 || blocked {
+                        break;
+                    }
+                    blocked = true;
+                }
+                sq = sq.wrapping_add(d as u8);
+            }
+        }
+        mask
+    }
+
+    /// The occupied squares among those castling `slot` needs empty.
+    fn castle_blockers(&self, slot: usize) -> u64 {
+        let path = &self.castle_paths[slot & 3];
+        let mut mask = 0u64;
+        for &sq in &path.empty[..path.empty_len as usize & 7] {
+            mask |= bit(sq) * self.board[sq as usize].is_some() as u64;
         }
         mask
     }
@@ -257,12 +387,12 @@ impl Position {
     /// The squares whose contents can change whether castling `slot` is legal: the castling
     /// row from the outermost to the outermost of king, rook and their targets, and what can
     /// attack a square the king crosses ([`Position::square_reach`], king and rook lifted).
-    fn castle_reach(&self, king: Square, slot: usize) -> u128 {
+    fn castle_reach(&self, king: Square, slot: usize) -> u64 {
         let path = &self.castle_paths[slot & 3];
         let rook = self.castle_rook[slot & 3];
-        let mut mask = 1u128 << king.raw() | 1 << rook.raw();
+        let mut mask = bit(king.raw()) | bit(rook.raw());
         for &sq in &path.empty[..path.empty_len as usize & 7] {
-            mask |= 1 << (sq & 127);
+            mask |= bit(sq);
         }
         for &q in &path.king_path[..path.king_path_len as usize & 7] {
             mask |= self.square_reach(q, king.raw(), rook.raw());
@@ -273,18 +403,18 @@ impl Position {
     /// The squares from which a piece could attack `q`, or could stop attacking it: a
     /// knight's jump away, and along each line up to the first piece met (`a` and `b`
     /// counted as empty), that piece included.
-    fn square_reach(&self, q: u8, a: u8, b: u8) -> u128 {
-        let mut mask = 0u128;
+    fn square_reach(&self, q: u8, a: u8, b: u8) -> u64 {
+        let mut mask = 0u64;
         for d in KNIGHT_STEPS {
             let sq = q.wrapping_add(d as u8);
             if sq & 0x88 == 0 {
-                mask |= 1 << sq;
+                mask |= bit(sq);
             }
         }
         for d in KING_STEPS {
             let mut sq = q.wrapping_add(d as u8);
             while sq & 0x88 == 0 {
-                mask |= 1 << sq;
+                mask |= bit(sq);
                 if self.board[sq as usize].is_some() && sq != a && sq != b {
                     break;
                 }

@@ -34,9 +34,10 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     }
     let mut moves = MoveList::new();
     pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
+    let snapshot = pos.snapshot();
     let mut nodes = 0;
     for &m in moves.iter() {
-        let undo = pos.make(m);
+        let undo = pos.make_from(m, &snapshot);
         nodes += perft(pos, depth - 1);
         pos.unmake(m, &undo);
     }
@@ -321,18 +322,17 @@ pub(crate) fn count(pos: &mut Position, depth: u32, walk: &Walk) -> u64 {
         }
         let mut moves = MoveList::new();
         pos.generate::<{ gen::ALL }, MoveList>(&mut moves);
+        let snapshot = pos.snapshot();
         if let Some(table) = walk.table {
             // The children's entries are all over the table: ask for them all first, so
             // that their cache misses overlap instead of stalling one probe at a time.
             for &m in moves.iter() {
-                let undo = pos.make(m);
-                table.prefetch(pos.key() ^ walk.salt);
-                pos.unmake(m, &undo);
+                table.prefetch(pos.key_after(m) ^ walk.salt);
             }
         }
         let mut nodes = 0;
         for &m in moves.iter() {
-            let undo = pos.make(m);
+            let undo = pos.make_from(m, &snapshot);
             nodes += count(pos, depth - 1, walk);
             pos.unmake(m, &undo);
         }
@@ -392,6 +392,34 @@ mod tests {
             for pos in [&b_rook, &a_rook] {
                 let walk = Walk { table: Some(&table), salt: root_salt(pos), stop: &control };
                 assert_eq!(count(&mut pos.clone(), depth, &walk), perft(&mut pos.clone(), depth), "depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_key_after_a_move_is_the_key_make_gives() {
+        // Castling both ways (and Chess960's), en passant with and without a taker, promotions
+        // with capture, rights lost by captured rooks.
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkb1r/pp1p1ppp/4pn2/2pP4/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+        ];
+        for fen in fens {
+            let mut pos = Position::from_fen_with(fen, fen.contains("GB")).unwrap();
+            for m in pos.legal_moves().iter().copied() {
+                let expected = pos.key_after(m);
+                let undo = pos.make(m);
+                assert_eq!(pos.key(), expected, "{fen} {m}");
+                for r in pos.legal_moves().iter().copied() {
+                    let expected = pos.key_after(r);
+                    let reply_undo = pos.make(r);
+                    assert_eq!(pos.key(), expected, "{fen} {m} {r}");
+                    pos.unmake(r, &reply_undo);
+                }
+                pos.unmake(m, &undo);
             }
         }
     }

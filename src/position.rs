@@ -376,11 +376,13 @@ impl Position {
         self.list_index[to.index()] = slot;
     }
 
-    /// The state every move changes the same way: record it for `unmake`, clear the en
-    /// passant square, advance the halfmove clock.
+    /// What [`Position::unmake`] restores after any move from here, before the move adds
+    /// what it takes. A loop over one position's moves reads it once ([`Position::make_from`]):
+    /// read again right after `unmake` wrote it, fields written one by one and read together
+    /// stall until the writes reach the cache.
     #[inline(always)]
-    fn begin_move<const KEYED: bool>(&mut self) -> Undo {
-        let undo = Undo {
+    pub(crate) fn snapshot(&self) -> Undo {
+        Undo {
             captured: Piece::NONE,
             captured_slot: 0,
             pawn_slot: 0,
@@ -392,38 +394,51 @@ impl Position {
             pawn_key: self.pawn_key,
             non_pawn_keys: self.non_pawn_keys,
             psq: self.psq,
-        };
-        if let Some(ep) = self.en_passant.take() {
+        }
+    }
+
+    /// The state every move changes the same way, from the position's `snapshot`: clear the
+    /// en passant square, advance the halfmove clock.
+    #[inline(always)]
+    fn begin_move<const KEYED: bool>(&mut self, undo: &Undo) {
+        if let Some(ep) = undo.en_passant {
+            self.en_passant = None;
             if KEYED {
                 self.key ^= KEYS.en_passant_file[ep.file() as usize];
             }
         }
         // Both counters stop at their largest value rather than wrap (a FEN may start there).
-        self.halfmove = self.halfmove.saturating_add(1);
-        undo
+        self.halfmove = undo.halfmove.saturating_add(1);
     }
 
     /// Plays a legal move. The move must come from this position's legal move list.
     #[inline]
     pub fn make(&mut self, m: Move) -> Undo {
-        self.make_keyed::<true>(m)
+        self.make_keyed::<true>(m, &self.snapshot())
     }
 
-    /// [`Position::make`] for perft below its table: board, piece lists, side, castling and
-    /// en passant only; the keys and the score keep the values of the position before the
+    /// [`Position::make`] given this position's [`Position::snapshot`].
+    #[inline]
+    pub(crate) fn make_from(&mut self, m: Move, snapshot: &Undo) -> Undo {
+        self.make_keyed::<true>(m, snapshot)
+    }
+
+    /// [`Position::make_from`] for perft below its table: board, piece lists, side, castling
+    /// and en passant only; the keys and the score keep the values of the position before the
     /// move until [`Position::unmake`] (which restores them anyway) takes it back.
     #[inline]
-    pub(crate) fn make_unkeyed(&mut self, m: Move) -> Undo {
-        self.make_keyed::<false>(m)
+    pub(crate) fn make_unkeyed_from(&mut self, m: Move, snapshot: &Undo) -> Undo {
+        self.make_keyed::<false>(m, snapshot)
     }
 
     #[inline(always)]
-    fn make_keyed<const KEYED: bool>(&mut self, m: Move) -> Undo {
+    fn make_keyed<const KEYED: bool>(&mut self, m: Move, snapshot: &Undo) -> Undo {
         let us = self.side;
         let from = m.from();
         let to = m.to();
         let piece = self.board[from.index()];
-        let mut undo = self.begin_move::<KEYED>();
+        let mut undo = *snapshot;
+        self.begin_move::<KEYED>(snapshot);
 
         if m.is_castle() {
             self.make_castle::<KEYED>(m, piece);
@@ -469,15 +484,15 @@ impl Position {
             }
         }
 
-        let kept = self.castling & self.castle_keep[from.index()] & self.castle_keep[to.index()];
-        if kept != self.castling {
+        let kept = undo.castling & self.castle_keep[from.index()] & self.castle_keep[to.index()];
+        if kept != undo.castling {
             if KEYED {
-                self.key ^= KEYS.castling[self.castling as usize] ^ KEYS.castling[kept as usize];
+                self.key ^= KEYS.castling[undo.castling as usize] ^ KEYS.castling[kept as usize];
             }
             self.castling = kept;
         }
         if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
+            self.fullmove = undo.fullmove.saturating_add(1);
         }
         self.side = us.flip();
         if KEYED {
@@ -485,6 +500,66 @@ impl Position {
             self.debug_check();
         }
         undo
+    }
+
+    /// For counting the replies to a legal move that takes nothing, castles not and promotes
+    /// not: plays it on the board, the piece lists, the side to move and the en passant square
+    /// alone (castling rights, clocks, keys and score keep their values, none of which the
+    /// replies' count reads). Only [`Position::unmake_quiet`] may take it back.
+    #[inline(always)]
+    pub(crate) fn make_quiet(&mut self, m: Move) {
+        let (from, to) = (m.from(), m.to());
+        self.shift_piece(from, to);
+        self.en_passant = None;
+        if m.is_double_push() {
+            self.set_en_passant_after_double_push::<false>(from, to);
+        }
+        self.side = self.side.flip();
+    }
+
+    /// Takes back [`Position::make_quiet`]'s `m`, given the position's snapshot.
+    #[inline(always)]
+    pub(crate) fn unmake_quiet(&mut self, m: Move, snapshot: &Undo) {
+        self.side = self.side.flip();
+        self.shift_piece(m.to(), m.from());
+        self.en_passant = snapshot.en_passant;
+    }
+
+    /// The key of the position after the legal move `m`, without making it (to prefetch the
+    /// child's table entry); the same as [`Position::key`] after [`Position::make`].
+    #[inline]
+    pub(crate) fn key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let (from, to) = (m.from(), m.to());
+        let piece = self.board[from.index()];
+        let mut key = self.key ^ KEYS.side;
+        if let Some(ep) = self.en_passant {
+            key ^= KEYS.en_passant_file[ep.file() as usize];
+        }
+        if m.is_castle() {
+            let rook = self.board[to.index()];
+            key ^= piece_key(piece, from)
+                ^ piece_key(rook, to)
+                ^ piece_key(piece, m.castle_king_target())
+                ^ piece_key(rook, m.castle_rook_target());
+        } else {
+            let captured_sq = m.captured_square(us);
+            let target = self.board[captured_sq.index()];
+            if target.is_some() {
+                key ^= piece_key(target, captured_sq);
+            }
+            let landed = m.promotion_kind().map_or(piece, |kind| Piece::new(us, kind));
+            key ^= piece_key(piece, from) ^ piece_key(landed, to);
+            if m.is_double_push() {
+                let them_pawn = Piece::new(us.flip(), Kind::Pawn);
+                let beside = |step: i8| self.board[to.raw().wrapping_add(step as u8) as usize] == them_pawn;
+                if beside(1) || beside(-1) {
+                    key ^= KEYS.en_passant_file[to.file() as usize];
+                }
+            }
+        }
+        let kept = self.castling & self.castle_keep[from.index()] & self.castle_keep[to.index()];
+        key ^ KEYS.castling[self.castling as usize] ^ KEYS.castling[kept as usize]
     }
 
     fn make_castle<const KEYED: bool>(&mut self, m: Move, king: Piece) {
@@ -581,7 +656,8 @@ impl Position {
 
     /// Passes the move to the opponent (for null-move pruning); undo with `unmake_null`.
     pub fn make_null(&mut self) -> Undo {
-        let undo = self.begin_move::<true>();
+        let undo = self.snapshot();
+        self.begin_move::<true>(&undo);
         self.side = self.side.flip();
         self.key ^= KEYS.side;
         undo
