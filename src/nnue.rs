@@ -27,7 +27,68 @@ const _: () = assert!(HIDDEN > 0 && HIDDEN % 16 == 0, "network file: hidden size
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 
+/// The first format: a residual network over the full hand-written evaluation (n1, n2).
 const MAGIC: &[u8; 8] = b"OX88NNUE";
+/// The second: the header names the [`Base`] the network was trained on.
+const MAGIC_BASE: &[u8; 8] = b"OX88NNB2";
+
+/// What a network's output is added to: it was trained on what that base leaves unexplained,
+/// so the engine must evaluate with the same base.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Base {
+    /// Every hand-written term (`eval::evaluate_hand`).
+    Full,
+    /// The cheap hand-written terms only: material, piece-square values, pawn structure,
+    /// king shield, passed pawns with the kings, the bishop pair and end-game knowledge; no
+    /// mobility, king attack, threats or rooks on open files, which need each piece's reach.
+    Light,
+    /// Nothing: the network is the whole evaluation.
+    None,
+}
+
+impl Base {
+    const fn code(self) -> u32 {
+        match self {
+            Base::Full => 0,
+            Base::Light => 1,
+            Base::None => 2,
+        }
+    }
+
+    const fn from_code(code: u32) -> Base {
+        match code {
+            0 => Base::Full,
+            1 => Base::Light,
+            2 => Base::None,
+            _ => panic!("network file: unknown base"),
+        }
+    }
+}
+
+/// The base the embedded network corrects.
+pub const BASE: Base = header(EMBEDDED).0;
+
+const fn has_magic(b: &[u8], magic: &[u8; 8]) -> bool {
+    let mut i = 0;
+    while i < 8 {
+        if b[i] != magic[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A file's base and the length of its header.
+const fn header(b: &[u8]) -> (Base, usize) {
+    if has_magic(b, MAGIC) {
+        (Base::Full, 16)
+    } else if has_magic(b, MAGIC_BASE) {
+        (Base::from_code(read_i32(b, 16) as u32), 20)
+    } else {
+        panic!("network file: bad magic")
+    }
+}
 
 /// A quantised network.
 #[derive(Clone)]
@@ -38,6 +99,8 @@ pub struct Network {
     pub b2: i32,
     /// Centipawns per unit of the output logit.
     pub scale: i32,
+    /// What the output is added to.
+    pub base: Base,
 }
 
 /// The input index of `piece` on `sq` as `perspective` sees it.
@@ -53,20 +116,24 @@ pub const fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
 
 impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
-        file_bytes(self.scale, &self.w1, &self.b1, &self.w2, self.b2)
+        file_bytes(self.scale, self.base, &self.w1, &self.b1, &self.w2, self.b2)
     }
 }
 
-/// A network file of any width (`b1.len()`): magic, hidden size (u32), scale (i32), then
-/// `w1`, `b1`, `w2` as little-endian `i16` and `b2` as `i32`. The trainer writes networks
-/// wider or narrower than the engine's with it.
-pub fn file_bytes(scale: i32, w1: &[i16], b1: &[i16], w2: &[i16], b2: i32) -> Vec<u8> {
+/// A network file of any width (`b1.len()`): magic, hidden size (u32), scale (i32), the
+/// base (u32, only after [`MAGIC_BASE`]: a full-base network keeps the first format, so its
+/// files stay byte for byte what they were), then `w1`, `b1`, `w2` as little-endian `i16`
+/// and `b2` as `i32`. The trainer writes networks wider or narrower than the engine's with it.
+pub fn file_bytes(scale: i32, base: Base, w1: &[i16], b1: &[i16], w2: &[i16], b2: i32) -> Vec<u8> {
     let hidden = b1.len();
     assert!(w1.len() == INPUTS * hidden && w2.len() == 2 * hidden, "network layers of different widths");
-    let mut out = Vec::with_capacity(16 + 2 * (INPUTS * hidden + 3 * hidden) + 4);
-    out.extend_from_slice(MAGIC);
+    let mut out = Vec::with_capacity(20 + 2 * (INPUTS * hidden + 3 * hidden) + 4);
+    out.extend_from_slice(if base == Base::Full { MAGIC } else { MAGIC_BASE });
     out.extend_from_slice(&(hidden as u32).to_le_bytes());
     out.extend_from_slice(&scale.to_le_bytes());
+    if base != Base::Full {
+        out.extend_from_slice(&base.code().to_le_bytes());
+    }
     for x in w1.iter().chain(b1).chain(w2) {
         out.extend_from_slice(&x.to_le_bytes());
     }
@@ -84,16 +151,18 @@ const fn read_i32(b: &[u8], at: usize) -> i32 {
 
 /// Reads the embedded file at compile time; a malformed file stops the build.
 const fn parse(b: &[u8]) -> Network {
-    let mut i = 0;
-    while i < 8 {
-        assert!(b[i] == MAGIC[i], "network file: bad magic");
-        i += 1;
-    }
+    let (base, header_len) = header(b);
     assert!(read_i32(b, 8) as usize == HIDDEN, "network file: hidden size differs from the embedded network's");
-    assert!(b.len() == 16 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4, "network file: wrong length");
-    let mut net =
-        Network { w1: [0; INPUTS * HIDDEN], b1: [0; HIDDEN], w2: [0; 2 * HIDDEN], b2: 0, scale: read_i32(b, 12) };
-    let mut at = 16;
+    assert!(b.len() == header_len + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4, "network file: wrong length");
+    let mut net = Network {
+        w1: [0; INPUTS * HIDDEN],
+        b1: [0; HIDDEN],
+        w2: [0; 2 * HIDDEN],
+        b2: 0,
+        scale: read_i32(b, 12),
+        base,
+    };
+    let mut at = header_len;
     let mut i = 0;
     while i < INPUTS * HIDDEN {
         net.w1[i] = read_i16(b, at);
@@ -118,7 +187,7 @@ const fn parse(b: &[u8]) -> Network {
 
 /// The network file compiled into the binary, one of `nets/` (docs/networks.md says how each
 /// was made and which one plays).
-pub const EMBEDDED: &[u8] = include_bytes!("../nets/n2.nnue");
+pub const EMBEDDED: &[u8] = include_bytes!("../nets/n3.nnue");
 /// The network ox88 plays with.
 pub static NETWORK: Network = parse(EMBEDDED);
 
@@ -362,6 +431,22 @@ mod tests {
         let again = parse(&bytes);
         assert_eq!(again.to_bytes(), bytes);
         assert!(NETWORK.scale > 0, "the embedded network has no scale");
+    }
+
+    /// A full-base network keeps the first format (so `nets/n1`, `n2` are what the trainer
+    /// writes today); the other bases are named in the header and read back.
+    #[test]
+    fn the_file_names_its_base() {
+        for base in [Base::Full, Base::Light, Base::None] {
+            let mut net = NETWORK.clone();
+            net.base = base;
+            let bytes = net.to_bytes();
+            assert_eq!(&bytes[..8], if base == Base::Full { MAGIC } else { MAGIC_BASE });
+            let again = parse(&bytes);
+            assert_eq!(again.base, base);
+            assert_eq!(again.to_bytes(), bytes);
+        }
+        assert_eq!(BASE, NETWORK.base);
     }
 
     /// The same position with colours swapped (and the board mirrored) gets the same output.

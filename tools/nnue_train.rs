@@ -18,14 +18,14 @@
 //! The same data, seed and thread count give the same network.
 //!
 //! `cargo run --release --example nnue_train -- DATA [DATA ...] [--epochs N] [--lr X]
-//!  [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual] [--hidden H] [--fold K]
+//!  [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual | --base B] [--hidden H] [--fold K]
 //!  [--skip-check=BOOL] [--skip-tactical=BOOL] [--skip-plies N] [--skip-mates=BOOL]`
 //! (DATA: a chunk's `.bin` or a directory of them; defaults: 20 epochs, lr 0.001, lambda 0.5,
 //! batch 16384, 2 threads, seed 1, `ox88.nnue`, fold 0, the filters on, 8 plies skipped;
 //! `--help` lists them)
 
 use clap::Parser;
-use ox88::nnue::{feature, file_bytes, INPUTS, QA, QB};
+use ox88::nnue::{feature, file_bytes, Base, INPUTS, QA, QB};
 use ox88::packed::Record;
 use ox88::piece::Color;
 use rand::{Rng, SeedableRng};
@@ -57,9 +57,15 @@ struct Args {
     seed: u64,
     #[arg(long, default_value = "ox88.nnue")]
     out: String,
-    /// Train the network on what the hand-written evaluation leaves: its output is added to it.
-    #[arg(long)]
+    /// Train the network on what the hand-written evaluation leaves: its output is added to
+    /// it (the same as `--base full`).
+    #[arg(long, conflicts_with = "base")]
     residual: bool,
+    /// What the network's output is added to: `full` (every hand-written term), `light` (the
+    /// terms that need no piece's reach) or `none` (the network is the whole evaluation).
+    /// The file records it, and the engine evaluates with the base of the network it embeds.
+    #[arg(long, value_parser = base_name)]
+    base: Option<Base>,
     /// Hidden units: a multiple of 16, at most 512. The engine takes its width from the
     /// network file it embeds.
     #[arg(long, default_value_t = 128, value_parser = hidden_width)]
@@ -68,6 +74,15 @@ struct Args {
 
 /// The widest hidden layer the trainer's per-sample buffers hold.
 const MAX_HIDDEN: usize = 512;
+
+fn base_name(s: &str) -> Result<Base, String> {
+    match s {
+        "full" => Ok(Base::Full),
+        "light" => Ok(Base::Light),
+        "none" => Ok(Base::None),
+        _ => Err(format!("{s}: the bases are full, light and none")),
+    }
+}
 
 fn hidden_width(s: &str) -> Result<usize, String> {
     let h: usize = s.parse().map_err(|e| format!("{e}"))?;
@@ -89,12 +104,12 @@ struct Sample {
     /// White's result (1, 0.5, 0) and White's search score in centipawns (None for mates).
     result: f32,
     score: Option<f32>,
-    /// With `--residual`: the hand-written evaluation for the side to move, first in
+    /// With a base: the hand-written evaluation for the side to move, first in
     /// centipawns, then (once K is known) as a logit the network's output is added to.
     base: f32,
 }
 
-fn sample(r: &Record, label: Label, residual: bool) -> Option<Sample> {
+fn sample(r: &Record, label: Label, base: Base) -> Option<Sample> {
     let mut s = Sample {
         white: [0; 32],
         black: [0; 32],
@@ -104,8 +119,8 @@ fn sample(r: &Record, label: Label, residual: bool) -> Option<Sample> {
         score: label.score,
         base: 0.0,
     };
-    if residual {
-        s.base = ox88::eval::evaluate_hand(&r.position().ok()?) as f32;
+    if base != Base::None {
+        s.base = ox88::eval::evaluate_base(&r.position().ok()?, base) as f32;
     }
     for (sq, piece) in r.pieces().ok()? {
         let i = s.len as usize;
@@ -276,30 +291,34 @@ fn held_error(net: &Net, held: &[Sample], threads: usize) -> f64 {
 }
 
 /// The network file of `net`, quantised as the engine reads it, and its scale.
-fn quantise(net: &Net, k: f64) -> (Vec<u8>, i32) {
+fn quantise(net: &Net, k: f64, base: Base) -> (Vec<u8>, i32) {
     let q = |w: &[f32], s: i32| -> Vec<i16> {
         w.iter().map(|&x| (x * s as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16).collect()
     };
     let b2 = (net.b2 * (QA * QB) as f32).round() as i32;
     // Logit to centipawns on the scale of the data's scores: 10^(K v / 400) = e^out.
     let scale = (400.0 / (k * std::f64::consts::LN_10)).round() as i32;
-    (file_bytes(scale, &q(&net.w1, QA), &q(&net.b1, QA), &q(&net.w2, QB), b2), scale)
+    (file_bytes(scale, base, &q(&net.w1, QA), &q(&net.b1, QA), &q(&net.w2, QB), b2), scale)
 }
 
 fn main() {
     let args = Args::parse();
     let (epochs, lr, lambda, batch, seed) = (args.epochs, args.lr, args.lambda, args.batch, args.seed);
     let threads = args.threads.max(1);
-    let (mut train, mut held) = selfplay::training_set(&args.data, threads, |r, label| sample(r, label, args.residual));
+    let base = match (args.residual, args.base) {
+        (true, _) => Base::Full,
+        (false, b) => b.unwrap_or(Base::None),
+    };
+    let (mut train, mut held) = selfplay::training_set(&args.data, threads, |r, label| sample(r, label, base));
     let k = fit_k(&train);
     eprintln!("K = {k:.4} (scores to results)");
     let to_logit = (k * std::f64::consts::LN_10 / 400.0) as f32;
     for s in train.iter_mut().chain(held.iter_mut()) {
         s.base *= to_logit;
     }
-    if args.residual {
+    if base != Base::None {
         let base_only = Net::zero(args.hidden);
-        eprintln!("hand-written evaluation alone: held out {:.6}", held_error(&base_only, &held, threads));
+        eprintln!("hand-written evaluation alone ({base:?}): held out {:.6}", held_error(&base_only, &held, threads));
     }
     let targets: Vec<f32> = train.iter().map(|s| target(s, k, lambda)).collect();
 
@@ -381,7 +400,7 @@ fn main() {
             started.elapsed().as_secs_f64()
         );
     }
-    let (bytes, scale) = quantise(&best.1, k);
+    let (bytes, scale) = quantise(&best.1, k, base);
     let out = &args.out;
     match std::fs::write(out, bytes) {
         Ok(()) => eprintln!("wrote {out} (epoch {}, held out {:.6}, scale {scale})", best.2, best.0),

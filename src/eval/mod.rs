@@ -41,6 +41,7 @@ pub use pawns::{PawnEntry, PawnTable};
 pub use trace::{NoTrace, Term, Trace};
 pub use weights::{Weights, MOBILITY_BASE, TEMPO, WEIGHTS};
 
+use crate::nnue::Base;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::psqt::PHASE;
@@ -54,7 +55,17 @@ use threats::threats;
 
 /// The hand-written terms alone, for the side to move, without a pawn cache.
 pub fn evaluate_hand(pos: &Position) -> i32 {
-    evaluate_with(pos, None, &WEIGHTS, &mut NoTrace)
+    evaluate_with::<_, true>(pos, None, &WEIGHTS, &mut NoTrace)
+}
+
+/// What a network trained on `base` is added to, for the side to move (no pawn cache): the
+/// trainer's residual target. 0 for [`Base::None`].
+pub fn evaluate_base(pos: &Position, base: Base) -> i32 {
+    match base {
+        Base::Full => evaluate_hand(pos),
+        Base::Light => evaluate_with::<_, false>(pos, None, &WEIGHTS, &mut NoTrace),
+        Base::None => 0,
+    }
 }
 
 /// Evaluates with the engine's weights and no pawn cache, showing every term to `trace`
@@ -63,16 +74,23 @@ pub fn evaluate_traced<T: Trace>(pos: &Position, trace: &mut T) -> Option<i32> {
     if dead_draw(pos) {
         return None;
     }
-    Some(evaluate_with(pos, None, &WEIGHTS, trace))
+    Some(evaluate_with::<_, true>(pos, None, &WEIGHTS, trace))
 }
 
 /// Evaluates `pos` for the side to move, using (and filling) a pawn hash.
 pub fn evaluate_cached(pos: &Position, pawns: &mut PawnTable) -> i32 {
-    evaluate_with(pos, Some(pawns), &WEIGHTS, &mut NoTrace)
+    evaluate_with::<_, true>(pos, Some(pawns), &WEIGHTS, &mut NoTrace)
 }
 
+/// The hand-written evaluation; without `REACH`, only the terms of [`Base::Light`]: no
+/// piece's reach is walked (mobility, king attack, threats, rooks on open files).
 #[inline(always)]
-fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &Weights, t: &mut T) -> i32 {
+fn evaluate_with<T: Trace, const REACH: bool>(
+    pos: &Position,
+    pawns: Option<&mut PawnTable>,
+    w: &Weights,
+    t: &mut T,
+) -> i32 {
     // Insufficient material first: no search needed to know KNK, KBK, KK are dead.
     let material = Material::of(pos);
     if material.dead_draw() {
@@ -96,18 +114,28 @@ fn evaluate_with<T: Trace>(pos: &Position, pawns: Option<&mut PawnTable>, w: &We
         }
     }
 
-    let mut sides = [Color::White, Color::Black].map(|c| Side::new(pos, c, pawn_entry.pawn_attacks[c.index()]));
-    for c in [Color::White, Color::Black] {
-        let mut score = piece_terms(pos, c, &mut sides, &pawn_entry, w, t);
-        // Own king's pawn shield (middle game only).
-        score += king_shield(pos, c, &pawn_entry, w, t);
-        score += passers_with_kings(pos, c, pawn_entry.passed[c.index()], w, t);
-        total += score * sign(c);
+    if REACH {
+        let mut sides = [Color::White, Color::Black].map(|c| Side::new(pos, c, pawn_entry.pawn_attacks[c.index()]));
+        for c in [Color::White, Color::Black] {
+            total += piece_terms(pos, c, &mut sides, &pawn_entry, w, t) * sign(c);
+        }
+        // Threats, now that both colours' attacks are known.
+        for c in [Color::White, Color::Black] {
+            total += threats(pos, c, &sides[c.index()], &sides[c.flip().index()], w, t) * sign(c);
+        }
+    } else {
+        // The light base keeps, of the pieces pass, only what needs no piece's reach.
+        for c in [Color::White, Color::Black] {
+            if pos.count_of(Piece::new(c, Kind::Bishop)) >= 2 {
+                total += w.bishop_pair * sign(c);
+                t.term(Term::BishopPair, c, 1);
+            }
+        }
     }
-
-    // Threats, now that both colours' attacks are known.
     for c in [Color::White, Color::Black] {
-        total += threats(pos, c, &sides[c.index()], &sides[c.flip().index()], w, t) * sign(c);
+        // Own king's pawn shield (middle game only).
+        let score = king_shield(pos, c, &pawn_entry, w, t) + passers_with_kings(pos, c, pawn_entry.passed[c.index()], w, t);
+        total += score * sign(c);
     }
 
     let (scale, mop_up) = endgame::knowledge(pos, &material, total.eg);

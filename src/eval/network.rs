@@ -1,7 +1,8 @@
-//! The engine's evaluation: the hand-written terms plus the network's correction.
+//! The engine's evaluation: the hand-written terms the network was trained on (its
+//! [`Base`]) plus the network's correction.
 
 use super::{dead_draw, evaluate_with, PawnTable, Trace, WEIGHTS};
-use crate::nnue::{self, Accumulator, NETWORK};
+use crate::nnue::{self, Accumulator, Base, NETWORK};
 use crate::piece::Color;
 use crate::position::Position;
 use crate::value::TB_WIN_BOUND;
@@ -13,7 +14,12 @@ pub fn evaluate_with_network(pos: &Position, pawns: Option<&mut PawnTable>, acc:
         return 0;
     }
     let mut scale = EndgameScale(16);
-    let hce = evaluate_with(pos, pawns, &WEIGHTS, &mut scale);
+    // `BASE` is a constant: each build keeps one of these arms.
+    let hce = match nnue::BASE {
+        Base::Full => evaluate_with::<_, true>(pos, pawns, &WEIGHTS, &mut scale),
+        Base::Light => evaluate_with::<_, false>(pos, pawns, &WEIGHTS, &mut scale),
+        Base::None => 0,
+    };
     // Where the hand-written evaluation knows there is no win (KNNK and the like: scale 0)
     // the correction has nothing to add. Where it only judges the chances smaller (scale 3
     // or 8) the network is left alone: scaling it too lost 8.0 +- 5.6 Elo at 6000 nodes.

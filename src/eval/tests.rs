@@ -223,3 +223,28 @@ fn endgame_knowledge() {
     let centre = evaluate(&Position::from_fen("8/8/8/4k3/8/8/8/K6R w - - 0 1").unwrap());
     assert!(edge > centre && centre > 400, "{edge} {centre}");
 }
+
+/// The light base (`nnue::Base::Light`) drops only what needs a piece's reach: it is the
+/// full evaluation where kings and pawns are alone, it sees both colours alike, and it
+/// differs where pieces move freely.
+#[test]
+fn the_light_base_drops_only_the_reach_terms() {
+    use crate::nnue::Base;
+    for fen in [
+        "6k1/5ppp/8/3P4/8/8/5PPP/6K1 b - - 0 1",
+        "8/2p5/3p4/KP6/5p1k/8/4P1P1/8 w - - 0 1",
+        "8/5k2/8/2P5/8/8/8/4K3 w - - 0 1",
+    ] {
+        let p = Position::from_fen(fen).unwrap();
+        assert_eq!(evaluate_base(&p, Base::Light), evaluate_hand(&p), "{fen}");
+        assert_eq!(evaluate_base(&p, Base::Full), evaluate_hand(&p), "{fen}");
+    }
+    for fen in FENS {
+        let a = Position::from_fen(fen).unwrap();
+        let b = Position::from_fen(&flip_fen(fen)).unwrap();
+        assert_eq!(evaluate_base(&a, Base::Light), evaluate_base(&b, Base::Light), "{fen}");
+        assert_eq!(evaluate_base(&a, Base::None), 0);
+    }
+    let open = Position::from_fen(FENS[1]).unwrap();
+    assert_ne!(evaluate_base(&open, Base::Light), evaluate_hand(&open));
+}
