@@ -35,26 +35,20 @@ const MAGIC_BASE: &[u8; 8] = b"OX88NNB2";
 /// What a network's output is added to: it was trained on what that base leaves unexplained,
 /// so the engine must evaluate with the same base.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u32)]
 pub enum Base {
     /// Every hand-written term (`eval::evaluate_hand`).
-    Full,
+    Full = 0,
     /// The cheap hand-written terms only: material, piece-square values, pawn structure,
     /// king shield, passed pawns with the kings, the bishop pair and end-game knowledge; no
     /// mobility, king attack, threats or rooks on open files, which need each piece's reach.
-    Light,
+    Light = 1,
     /// Nothing: the network is the whole evaluation.
-    None,
+    None = 2,
 }
 
 impl Base {
-    const fn code(self) -> u32 {
-        match self {
-            Base::Full => 0,
-            Base::Light => 1,
-            Base::None => 2,
-        }
-    }
-
+    /// The base's code in a file header (its discriminant).
     const fn from_code(code: u32) -> Base {
         match code {
             0 => Base::Full,
@@ -132,7 +126,7 @@ pub fn file_bytes(scale: i32, base: Base, w1: &[i16], b1: &[i16], w2: &[i16], b2
     out.extend_from_slice(&(hidden as u32).to_le_bytes());
     out.extend_from_slice(&scale.to_le_bytes());
     if base != Base::Full {
-        out.extend_from_slice(&base.code().to_le_bytes());
+        out.extend_from_slice(&(base as u32).to_le_bytes());
     }
     for x in w1.iter().chain(b1).chain(w2) {
         out.extend_from_slice(&x.to_le_bytes());

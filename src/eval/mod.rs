@@ -61,9 +61,16 @@ pub fn evaluate_hand(pos: &Position) -> i32 {
 /// What a network trained on `base` is added to, for the side to move (no pawn cache): the
 /// trainer's residual target. 0 for [`Base::None`].
 pub fn evaluate_base(pos: &Position, base: Base) -> i32 {
+    base_terms(pos, base, None, &mut NoTrace)
+}
+
+/// The hand-written terms of `base`: the one place that maps a base to its terms, for the
+/// trainer and the engine alike (the engine passes a constant base, so one arm is compiled).
+#[inline(always)]
+fn base_terms<T: Trace>(pos: &Position, base: Base, pawns: Option<&mut PawnTable>, t: &mut T) -> i32 {
     match base {
-        Base::Full => evaluate_hand(pos),
-        Base::Light => evaluate_with::<_, false>(pos, None, &WEIGHTS, &mut NoTrace),
+        Base::Full => evaluate_with::<_, true>(pos, pawns, &WEIGHTS, t),
+        Base::Light => evaluate_with::<_, false>(pos, pawns, &WEIGHTS, t),
         Base::None => 0,
     }
 }

@@ -1,8 +1,8 @@
 //! The engine's evaluation: the hand-written terms the network was trained on (its
 //! [`Base`]) plus the network's correction.
 
-use super::{dead_draw, evaluate_with, PawnTable, Trace, WEIGHTS};
-use crate::nnue::{self, Accumulator, Base, NETWORK};
+use super::{base_terms, dead_draw, PawnTable, Trace};
+use crate::nnue::{self, Accumulator, NETWORK};
 use crate::piece::Color;
 use crate::position::Position;
 use crate::value::TB_WIN_BOUND;
@@ -14,12 +14,7 @@ pub fn evaluate_with_network(pos: &Position, pawns: Option<&mut PawnTable>, acc:
         return 0;
     }
     let mut scale = EndgameScale(16);
-    // `BASE` is a constant: each build keeps one of these arms.
-    let hce = match nnue::BASE {
-        Base::Full => evaluate_with::<_, true>(pos, pawns, &WEIGHTS, &mut scale),
-        Base::Light => evaluate_with::<_, false>(pos, pawns, &WEIGHTS, &mut scale),
-        Base::None => 0,
-    };
+    let hce = base_terms(pos, nnue::BASE, pawns, &mut scale);
     // Where the hand-written evaluation knows there is no win (KNNK and the like: scale 0)
     // the correction has nothing to add. Where it only judges the chances smaller (scale 3
     // or 8) the network is left alone: scaling it too lost 8.0 +- 5.6 Elo at 6000 nodes.
