@@ -201,6 +201,7 @@ mod features {
     pub const FUTILITY: bool = true;
     pub const LMR: bool = true;
     pub const CHECK_EXTENSION: bool = true;
+    pub const SINGULAR_EXTENSION: bool = true;
     pub const ASPIRATION: bool = true;
     pub const QUIET_SEE_PRUNING: bool = true;
 }

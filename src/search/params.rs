@@ -50,6 +50,19 @@ pub const FUTILITY_MARGIN: i32 = 100;
 /// alpha by.
 pub const DELTA_MARGIN: i32 = 200;
 
+// --- Extensions ---
+
+/// Shallowest depth at which the hash move is tested for being singular.
+pub const SE_MIN_DEPTH: i32 = 8;
+/// The hash entry must be at most this many plies shallower than the node.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// The other moves are searched against the hash score less this much per ply of depth.
+pub const SE_MARGIN: i32 = 2;
+/// A non-PV hash move is extended two plies when the others fall this far below that bar...
+pub const SE_DOUBLE_MARGIN: i32 = 20;
+/// ...at most this many times along one path.
+pub const SE_DOUBLE_MAX: u8 = 6;
+
 // --- Late-move reductions ---
 
 /// Shallowest depth at which late moves are reduced.

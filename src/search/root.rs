@@ -233,7 +233,7 @@ impl Worker<'_> {
     ) -> i32 {
         let mut best = -INFINITY;
         let in_check = pos.in_check();
-        self.td.stack[0] = Frame { eval: 0, in_check, mv: Move::NONE, piece: Piece::NONE };
+        self.td.stack[0] = Frame { eval: 0, in_check, mv: Move::NONE, piece: Piece::NONE, ..Frame::default() };
         self.td.pv_len[0] = 0;
         for (i, r) in root.iter_mut().enumerate().skip(first) {
             let m = r.mv;

@@ -104,8 +104,17 @@ impl Worker<'_> {
         let key = pos.key();
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.map_or(Move::NONE, |h| h.mv);
+        // A singular-extension search of this node without one move: the hash entry and the
+        // tables speak for the whole node, so they neither settle it nor learn from it.
+        let excluded = self.td.stack[ply].excluded;
+        let singular_search = excluded != Move::NONE;
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && h.bound.settles(h.score, alpha, beta) && trusts_table(pos) {
+            if !pv_node
+                && !singular_search
+                && h.depth >= depth
+                && h.bound.settles(h.score, alpha, beta)
+                && trusts_table(pos)
+            {
                 return h.score;
             }
         }
@@ -113,7 +122,7 @@ impl Worker<'_> {
         // Tablebases: a result settles the node when its bound allows; in a PV node it bounds
         // what the search below may return.
         let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
-        if let Some(tb) = self.shared.tb {
+        if let Some(tb) = self.shared.tb.filter(|_| !singular_search) {
             if let Some((score, bound)) = self.probe_tables(tb, pos, depth, ply) {
                 if bound.settles(score, alpha, beta) {
                     let draft = (depth + TB_DRAFT_BONUS).min(MAX_PLY as i32 - 1);
@@ -146,7 +155,7 @@ impl Worker<'_> {
             _ => static_eval,
         };
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && !singular_search && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
             if features::REVERSE_FUTILITY
                 && depth <= RFP_MAX_DEPTH
@@ -210,6 +219,9 @@ impl Worker<'_> {
         let mut quiet_count = 0;
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIV };
         while let Some((m, order_score)) = picker.next(pos, &self.td.order) {
+            if m == excluded {
+                continue;
+            }
             legal_moves += 1;
             let quiet = !m.is_tactical();
             // Pruning of late moves once a real score is in hand.
@@ -235,6 +247,39 @@ impl Worker<'_> {
                 && best > -MATE_BOUND
                 && depth <= SEE_QUIET_MAX_DEPTH
                 && !crate::see::see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth);
+            // Singular extension: when every other move falls short of the hash move's score
+            // by a margin, the hash move is the position's only good one and is searched a
+            // ply deeper (two, off the principal variation, when far short). When another
+            // move also reaches beta the node fails high on two moves (multi-cut); when the
+            // hash move alone was expected to reach beta it is searched a ply shallower.
+            let mut singular_extension = None;
+            if features::SINGULAR_EXTENSION && m == tt_move && !singular_search && depth >= SE_MIN_DEPTH {
+                if let Some(h) = hit.filter(|h| {
+                    h.depth >= depth - SE_TT_DEPTH_MARGIN && h.bound != Bound::Upper && h.score.abs() < TB_WIN_BOUND
+                }) {
+                    let bar = h.score - SE_MARGIN * depth;
+                    self.td.stack[ply].excluded = m;
+                    let v = self.negamax(pos, (depth - 1) / 2, bar - 1, bar, ply, in_check);
+                    self.td.stack[ply].excluded = Move::NONE;
+                    if self.stopped {
+                        return 0;
+                    }
+                    let doubles = self.td.stack[ply - 1].double_extensions;
+                    singular_extension = Some(if v < bar {
+                        if !pv_node && v < bar - SE_DOUBLE_MARGIN && doubles < SE_DOUBLE_MAX {
+                            2
+                        } else {
+                            1
+                        }
+                    } else if bar >= beta {
+                        return bar;
+                    } else if h.score >= beta {
+                        -1
+                    } else {
+                        0
+                    });
+                }
+            }
             let piece = pos.piece_at(m.from());
             self.td.nnue.push(ply, pos, m);
             let undo = pos.make(m);
@@ -263,7 +308,10 @@ impl Worker<'_> {
             }
             self.td.stack[ply].mv = m;
             self.td.stack[ply].piece = piece;
-            let new_depth = depth - 1 + (features::CHECK_EXTENSION && gives_check) as i32;
+            let extension =
+                singular_extension.unwrap_or((features::CHECK_EXTENSION && gives_check) as i32);
+            let new_depth = depth - 1 + extension;
+            self.td.stack[ply].double_extensions = self.td.stack[ply - 1].double_extensions + (extension == 2) as u8;
             let mut v;
             if searched == 0 {
                 v = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, gives_check);
@@ -324,6 +372,9 @@ impl Worker<'_> {
             }
         }
         if legal_moves == 0 {
+            if singular_search {
+                return alpha;
+            }
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         if best == -INFINITY {
@@ -339,6 +390,9 @@ impl Worker<'_> {
             Bound::Upper => best < static_eval,
             Bound::Exact => true,
         };
+        if singular_search {
+            return best;
+        }
         if telling && !in_check && !self.stopped && !best_move.is_tactical() && best.abs() < TB_WIN_BOUND {
             self.td.correction.update(pos, depth, best, static_eval);
         }

@@ -28,6 +28,10 @@ pub(super) struct Frame {
     /// The move played from this ply (NONE for a null move) and the piece that moved.
     pub mv: Move,
     pub piece: Piece,
+    /// The move a singular-extension search at this ply leaves out (NONE: none).
+    pub excluded: Move,
+    /// Double extensions on the path to this ply.
+    pub double_extensions: u8,
 }
 
 /// Late-move reductions by [depth][move number], in plies.
