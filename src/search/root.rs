@@ -11,7 +11,6 @@ use super::worker::{Frame, Worker};
 use super::{features, Report, SearchLimits, SearchOutcome};
 use crate::mv::Move;
 use crate::nnue::NETWORK;
-use crate::piece::Piece;
 use crate::position::Position;
 use crate::strength::Strength;
 use crate::time::SoftStop;
@@ -233,7 +232,7 @@ impl Worker<'_> {
     ) -> i32 {
         let mut best = -INFINITY;
         let in_check = pos.in_check();
-        self.td.stack[0] = Frame { eval: 0, in_check, mv: Move::NONE, piece: Piece::NONE, ..Frame::default() };
+        self.td.stack[0] = Frame { in_check, ..Frame::default() };
         self.td.pv_len[0] = 0;
         for (i, r) in root.iter_mut().enumerate().skip(first) {
             let m = r.mv;

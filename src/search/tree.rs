@@ -308,8 +308,7 @@ impl Worker<'_> {
             }
             self.td.stack[ply].mv = m;
             self.td.stack[ply].piece = piece;
-            let extension =
-                singular_extension.unwrap_or((features::CHECK_EXTENSION && gives_check) as i32);
+            let extension = singular_extension.unwrap_or((features::CHECK_EXTENSION && gives_check) as i32);
             let new_depth = depth - 1 + extension;
             self.td.stack[ply].double_extensions = self.td.stack[ply - 1].double_extensions + (extension == 2) as u8;
             let mut v;
@@ -381,6 +380,10 @@ impl Worker<'_> {
             // Every move was pruned (cannot happen: the first move is never pruned).
             best = alpha;
         }
+        if singular_search {
+            // Only the score is wanted; the tables learn nothing from a search without a move.
+            return best;
+        }
         best = best.max(tb_floor).min(tb_ceiling);
         let bound = Bound::of(best, original_alpha, beta);
         // A quiet node's result says how far the evaluation was off, a bound only when it
@@ -390,9 +393,6 @@ impl Worker<'_> {
             Bound::Upper => best < static_eval,
             Bound::Exact => true,
         };
-        if singular_search {
-            return best;
-        }
         if telling && !in_check && !self.stopped && !best_move.is_tactical() && best.abs() < TB_WIN_BOUND {
             self.td.correction.update(pos, depth, best, static_eval);
         }
