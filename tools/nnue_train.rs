@@ -290,15 +290,85 @@ fn held_error(net: &Net, held: &[Sample], threads: usize) -> f64 {
     sum / held.len() as f64
 }
 
-/// The network file of `net`, quantised as the engine reads it, and its scale.
-fn quantise(net: &Net, k: f64, base: Base) -> (Vec<u8>, i32) {
+/// A network quantised as the engine reads it: `w1`, `b1` at `QA`, `w2` at `QB`, `b2` at
+/// `QA * QB`, and the centipawns per unit of the output logit.
+struct Quantised {
+    h: usize,
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    w2: Vec<i16>,
+    b2: i32,
+    scale: i32,
+}
+
+fn quantise(net: &Net, k: f64) -> Quantised {
     let q = |w: &[f32], s: i32| -> Vec<i16> {
         w.iter().map(|&x| (x * s as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16).collect()
     };
-    let b2 = (net.b2 * (QA * QB) as f32).round() as i32;
     // Logit to centipawns on the scale of the data's scores: 10^(K v / 400) = e^out.
     let scale = (400.0 / (k * std::f64::consts::LN_10)).round() as i32;
-    (file_bytes(scale, base, &q(&net.w1, QA), &q(&net.b1, QA), &q(&net.w2, QB), b2), scale)
+    Quantised {
+        h: net.h,
+        w1: q(&net.w1, QA),
+        b1: q(&net.b1, QA),
+        w2: q(&net.w2, QB),
+        b2: (net.b2 * (QA * QB) as f32).round() as i32,
+        scale,
+    }
+}
+
+impl Quantised {
+    fn file(&self, base: Base) -> Vec<u8> {
+        file_bytes(self.scale, base, &self.w1, &self.b1, &self.w2, self.b2)
+    }
+
+    /// The network's output in centipawns for the side to move, in the engine's integers:
+    /// 16-bit accumulators, the squared clipped activation summed in 32 bits, then scaled.
+    fn centipawns(&self, s: &Sample) -> i32 {
+        let (us, them) = if s.white_to_move { (&s.white, &s.black) } else { (&s.black, &s.white) };
+        let h = self.h;
+        let mut sum = 0i32;
+        for (side, feats) in [us, them].into_iter().enumerate() {
+            let mut acc_buffer = [0i16; MAX_HIDDEN];
+            let acc = &mut acc_buffer[..h];
+            acc.copy_from_slice(&self.b1);
+            for &f in &feats[..s.len as usize] {
+                for (a, w) in acc.iter_mut().zip(&self.w1[f as usize * h..(f as usize + 1) * h]) {
+                    *a = a.wrapping_add(*w);
+                }
+            }
+            for (&a, &w) in acc.iter().zip(&self.w2[side * h..(side + 1) * h]) {
+                let c = a.clamp(0, QA as i16) as i32;
+                sum = sum.wrapping_add(c * c * w as i32);
+            }
+        }
+        let raw = sum / QA + self.b2;
+        (raw as i64 * self.scale as i64 / (QA * QB) as i64) as i32
+    }
+}
+
+/// The held-out error of the quantised network, as the engine would play it: what the
+/// quantisation costs shows against the float network's error.
+fn quantised_error(q: &Quantised, held: &[Sample], to_logit: f32, threads: usize) -> f64 {
+    let chunk = held.len().div_ceil(threads).max(1);
+    let sum: f64 = std::thread::scope(|scope| {
+        let hs: Vec<_> = held
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|s| {
+                            let out = s.base + q.centipawns(s) as f32 * to_logit;
+                            let e = 1.0 / (1.0 + (-out as f64).exp()) - target(s, 1.0, 1.0) as f64;
+                            e * e
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().expect("thread")).sum()
+    });
+    sum / held.len() as f64
 }
 
 fn main() {
@@ -400,10 +470,11 @@ fn main() {
             started.elapsed().as_secs_f64()
         );
     }
-    let (bytes, scale) = quantise(&best.1, k, base);
+    let q = quantise(&best.1, k);
+    eprintln!("held out with the quantised network: {:.6}", quantised_error(&q, &held, to_logit, threads));
     let out = &args.out;
-    match std::fs::write(out, bytes) {
-        Ok(()) => eprintln!("wrote {out} (epoch {}, held out {:.6}, scale {scale})", best.2, best.0),
+    match std::fs::write(out, q.file(base)) {
+        Ok(()) => eprintln!("wrote {out} (epoch {}, held out {:.6}, scale {})", best.2, best.0, q.scale),
         Err(e) => {
             eprintln!("cannot write {out}: {e}");
             std::process::exit(1);

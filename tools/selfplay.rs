@@ -417,9 +417,14 @@ mod tests {
         for (threads, block) in [(1, 1), (3, 2), (2, 4), (4, BLOCK_RECORDS)] {
             let mut seen = Vec::new();
             let per_game = |g: Game| (g.number, g.records.len(), g.records.iter().map(|r| r.score_white()).collect());
-            read_games_in_blocks(&[dir.clone()], usize::MAX, threads, block, per_game, |b: Vec<(usize, usize, Vec<i16>)>| {
-                seen.extend(b)
-            })
+            read_games_in_blocks(
+                &[dir.clone()],
+                usize::MAX,
+                threads,
+                block,
+                per_game,
+                |b: Vec<(usize, usize, Vec<i16>)>| seen.extend(b),
+            )
             .expect("the chunks read");
             let lengths: Vec<(usize, usize)> = seen.iter().map(|g| (g.0, g.1)).collect();
             assert_eq!(lengths, [(0, 3), (1, 5), (2, 2), (3, 4), (4, 1)], "threads {threads}, block {block}");
