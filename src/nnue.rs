@@ -8,6 +8,11 @@
 //! in the output layer. The activation is a squared clipped ReLU, the output a logit, turned
 //! into centipawns by the network's own `scale` (fitted to the search scores of its data).
 //!
+//! Output buckets: the output layer may hold several sets of weights and biases, one per
+//! band of material (the number of pieces on the board, [`bucket`]), so that an end game and
+//! a middle game read the same hidden layer differently. The file says how many
+//! ([`BUCKETS`]); one bucket is the plain network.
+//!
 //! Quantisation: first-layer weights and biases times `QA`, output weights times `QB`,
 //! so the accumulators are exact integers and incremental updates never drift.
 
@@ -26,11 +31,18 @@ pub const HIDDEN: usize = read_i32(EMBEDDED, 8) as usize;
 const _: () = assert!(HIDDEN > 0 && HIDDEN % 16 == 0, "network file: hidden size must be a multiple of 16");
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
+/// The number of output buckets, read from the embedded file like `HIDDEN`.
+pub const BUCKETS: usize = header(EMBEDDED).buckets;
+/// One bucket per piece count (2 to 32) at most: more could never all be used.
+pub const MAX_BUCKETS: usize = 31;
 
 /// The first format: a residual network over the full hand-written evaluation (n1, n2).
 const MAGIC: &[u8; 8] = b"OX88NNUE";
 /// The second: the header names the [`Base`] the network was trained on.
 const MAGIC_BASE: &[u8; 8] = b"OX88NNB2";
+/// The third: the header also gives the number of output buckets (2 or more; a network of
+/// one bucket keeps one of the formats above, so its file stays what it was).
+const MAGIC_BUCKETS: &[u8; 8] = b"OX88NNB3";
 
 /// What a network's output is added to: it was trained on what that base leaves unexplained,
 /// so the engine must evaluate with the same base.
@@ -60,7 +72,7 @@ impl Base {
 }
 
 /// The base the embedded network corrects.
-pub const BASE: Base = header(EMBEDDED).0;
+pub const BASE: Base = header(EMBEDDED).base;
 
 const fn has_magic(b: &[u8], magic: &[u8; 8]) -> bool {
     let mut i = 0;
@@ -73,24 +85,59 @@ const fn has_magic(b: &[u8], magic: &[u8; 8]) -> bool {
     true
 }
 
-/// A file's base and the length of its header.
-const fn header(b: &[u8]) -> (Base, usize) {
+/// What a file's header says beyond the hidden size and the scale.
+struct Header {
+    base: Base,
+    buckets: usize,
+    /// Where the weights start.
+    len: usize,
+}
+
+const fn header(b: &[u8]) -> Header {
     if has_magic(b, MAGIC) {
-        (Base::Full, 16)
+        Header { base: Base::Full, buckets: 1, len: 16 }
     } else if has_magic(b, MAGIC_BASE) {
-        (Base::from_code(read_i32(b, 16) as u32), 20)
+        Header { base: Base::from_code(read_i32(b, 16) as u32), buckets: 1, len: 20 }
+    } else if has_magic(b, MAGIC_BUCKETS) {
+        let buckets = read_i32(b, 20) as u32 as usize;
+        assert!(buckets >= 2 && buckets <= MAX_BUCKETS, "network file: bucket count out of range");
+        Header { base: Base::from_code(read_i32(b, 16) as u32), buckets, len: 24 }
     } else {
         panic!("network file: bad magic")
     }
 }
 
-/// A quantised network.
+/// The output bucket of a position with `pieces` on the board (kings included: 2 to 32) in a
+/// network of `buckets`: the 31 piece counts cut into `buckets` runs of near-equal length,
+/// fewest pieces first, by `(pieces - 2) * buckets / 31`. With 8 buckets that is
+/// `(pieces - 2) / 4`: 2 to 5 pieces in bucket 0, ..., 30 to 32 in bucket 7. The trainer and
+/// the engine share this rule, so a network is read as it was trained.
+#[inline(always)]
+pub const fn bucket(pieces: usize, buckets: usize) -> usize {
+    if buckets == 1 {
+        return 0;
+    }
+    // A board never holds fewer than the two kings or more than 32 pieces; clamp anyway,
+    // since a wrong bucket costs only accuracy but an index past the last costs a panic.
+    let past_kings = if pieces < 2 {
+        0
+    } else if pieces > 32 {
+        30
+    } else {
+        pieces - 2
+    };
+    past_kings * buckets / 31
+}
+
+/// A quantised network with `B` output buckets (the embedded network's by default). The
+/// engine plays with `Network`; tests build others to check the format and the buckets.
 #[derive(Clone)]
-pub struct Network {
+pub struct Network<const B: usize = BUCKETS> {
     pub w1: [i16; INPUTS * HIDDEN],
     pub b1: [i16; HIDDEN],
-    pub w2: [i16; 2 * HIDDEN],
-    pub b2: i32,
+    /// Per bucket, the output weights: the side to move's half first.
+    pub w2: [[i16; 2 * HIDDEN]; B],
+    pub b2: [i32; B],
     /// Centipawns per unit of the output logit.
     pub scale: i32,
     /// What the output is added to.
@@ -108,30 +155,44 @@ pub const fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
     (if own { 0 } else { 384 }) + piece.kind().index() * 64 + square
 }
 
-impl Network {
+impl<const B: usize> Network<B> {
     pub fn to_bytes(&self) -> Vec<u8> {
-        file_bytes(self.scale, self.base, &self.w1, &self.b1, &self.w2, self.b2)
+        let w2: Vec<i16> = self.w2.iter().flatten().copied().collect();
+        file_bytes(self.scale, self.base, &self.w1, &self.b1, &w2, &self.b2)
     }
 }
 
-/// A network file of any width (`b1.len()`): magic, hidden size (u32), scale (i32), the
-/// base (u32, only after [`MAGIC_BASE`]: a full-base network keeps the first format, so its
-/// files stay byte for byte what they were), then `w1`, `b1`, `w2` as little-endian `i16`
-/// and `b2` as `i32`. The trainer writes networks wider or narrower than the engine's with it.
-pub fn file_bytes(scale: i32, base: Base, w1: &[i16], b1: &[i16], w2: &[i16], b2: i32) -> Vec<u8> {
-    let hidden = b1.len();
-    assert!(w1.len() == INPUTS * hidden && w2.len() == 2 * hidden, "network layers of different widths");
-    let mut out = Vec::with_capacity(20 + 2 * (INPUTS * hidden + 3 * hidden) + 4);
-    out.extend_from_slice(if base == Base::Full { MAGIC } else { MAGIC_BASE });
+/// A network file of any width (`b1.len()`) and any number of output buckets (`b2.len()`):
+/// magic, hidden size (u32), scale (i32), the base (u32, only after [`MAGIC_BASE`] or
+/// [`MAGIC_BUCKETS`]), the number of buckets (u32, only after [`MAGIC_BUCKETS`]), then
+/// `w1`, `b1`, `w2` (bucket by bucket) as little-endian `i16` and the buckets' `b2` as `i32`.
+/// A network of one bucket keeps the older formats (the first for a full base, the second
+/// for the others), so their files stay byte for byte what they were. The trainer writes
+/// networks wider or narrower than the engine's with it.
+pub fn file_bytes(scale: i32, base: Base, w1: &[i16], b1: &[i16], w2: &[i16], b2: &[i32]) -> Vec<u8> {
+    let (hidden, buckets) = (b1.len(), b2.len());
+    assert!(w1.len() == INPUTS * hidden && w2.len() == 2 * hidden * buckets, "network layers of different widths");
+    assert!((1..=MAX_BUCKETS).contains(&buckets), "{buckets} output buckets");
+    let mut out = Vec::with_capacity(24 + 2 * (w1.len() + b1.len() + w2.len()) + 4 * buckets);
+    out.extend_from_slice(match (buckets, base) {
+        (1, Base::Full) => MAGIC,
+        (1, _) => MAGIC_BASE,
+        _ => MAGIC_BUCKETS,
+    });
     out.extend_from_slice(&(hidden as u32).to_le_bytes());
     out.extend_from_slice(&scale.to_le_bytes());
-    if base != Base::Full {
+    if buckets > 1 || base != Base::Full {
         out.extend_from_slice(&(base as u32).to_le_bytes());
+    }
+    if buckets > 1 {
+        out.extend_from_slice(&(buckets as u32).to_le_bytes());
     }
     for x in w1.iter().chain(b1).chain(w2) {
         out.extend_from_slice(&x.to_le_bytes());
     }
-    out.extend_from_slice(&b2.to_le_bytes());
+    for x in b2 {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
     out
 }
 
@@ -143,20 +204,25 @@ const fn read_i32(b: &[u8], at: usize) -> i32 {
     i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
-/// Reads the embedded file at compile time; a malformed file stops the build.
-const fn parse(b: &[u8]) -> Network {
-    let (base, header_len) = header(b);
+/// Reads a network file of `B` buckets; run at compile time on the embedded file, where a
+/// malformed file stops the build.
+const fn parse<const B: usize>(b: &[u8]) -> Network<B> {
+    let header = header(b);
+    assert!(header.buckets == B, "network file: a different number of output buckets");
     assert!(read_i32(b, 8) as usize == HIDDEN, "network file: hidden size differs from the embedded network's");
-    assert!(b.len() == header_len + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4, "network file: wrong length");
+    assert!(
+        b.len() == header.len + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN * B) + 4 * B,
+        "network file: wrong length"
+    );
     let mut net = Network {
         w1: [0; INPUTS * HIDDEN],
         b1: [0; HIDDEN],
-        w2: [0; 2 * HIDDEN],
-        b2: 0,
+        w2: [[0; 2 * HIDDEN]; B],
+        b2: [0; B],
         scale: read_i32(b, 12),
-        base,
+        base: header.base,
     };
-    let mut at = header_len;
+    let mut at = header.len;
     let mut i = 0;
     while i < INPUTS * HIDDEN {
         net.w1[i] = read_i16(b, at);
@@ -169,13 +235,22 @@ const fn parse(b: &[u8]) -> Network {
         at += 2;
         i += 1;
     }
-    let mut i = 0;
-    while i < 2 * HIDDEN {
-        net.w2[i] = read_i16(b, at);
-        at += 2;
-        i += 1;
+    let mut k = 0;
+    while k < B {
+        let mut i = 0;
+        while i < 2 * HIDDEN {
+            net.w2[k][i] = read_i16(b, at);
+            at += 2;
+            i += 1;
+        }
+        k += 1;
     }
-    net.b2 = read_i32(b, at);
+    let mut k = 0;
+    while k < B {
+        net.b2[k] = read_i32(b, at);
+        at += 4;
+        k += 1;
+    }
     net
 }
 
@@ -192,7 +267,7 @@ pub struct Accumulator(pub [i16; HIDDEN]);
 
 impl Accumulator {
     #[inline]
-    pub fn add(&mut self, net: &Network, f: usize) {
+    pub fn add<const B: usize>(&mut self, net: &Network<B>, f: usize) {
         let row = &net.w1[f * HIDDEN..(f + 1) * HIDDEN];
         for (a, w) in self.0.iter_mut().zip(row) {
             *a = a.wrapping_add(*w);
@@ -200,7 +275,7 @@ impl Accumulator {
     }
 
     #[inline]
-    pub fn sub(&mut self, net: &Network, f: usize) {
+    pub fn sub<const B: usize>(&mut self, net: &Network<B>, f: usize) {
         let row = &net.w1[f * HIDDEN..(f + 1) * HIDDEN];
         for (a, w) in self.0.iter_mut().zip(row) {
             *a = a.wrapping_sub(*w);
@@ -209,7 +284,7 @@ impl Accumulator {
 }
 
 /// Both perspectives' accumulators from scratch (White's first).
-pub fn refresh(net: &Network, pos: &Position) -> [Accumulator; 2] {
+pub fn refresh<const B: usize>(net: &Network<B>, pos: &Position) -> [Accumulator; 2] {
     let mut acc = [Accumulator(net.b1), Accumulator(net.b1)];
     for c in [Color::White, Color::Black] {
         for &sq in pos.pieces(c) {
@@ -221,17 +296,19 @@ pub fn refresh(net: &Network, pos: &Position) -> [Accumulator; 2] {
     acc
 }
 
-/// The output in centipawns for the side whose accumulator is `us`.
+/// The output in centipawns for the side whose accumulator is `us`, through the output
+/// weights of `bucket`.
 #[inline]
-pub fn output(net: &Network, us: &Accumulator, them: &Accumulator) -> i32 {
-    let sum = simd::activated_dot(&us.0, &net.w2[..HIDDEN]) + simd::activated_dot(&them.0, &net.w2[HIDDEN..]);
-    let raw = sum / QA + net.b2;
+pub fn output<const B: usize>(net: &Network<B>, us: &Accumulator, them: &Accumulator, bucket: usize) -> i32 {
+    let w2 = &net.w2[bucket];
+    let sum = simd::activated_dot(&us.0, &w2[..HIDDEN]) + simd::activated_dot(&them.0, &w2[HIDDEN..]);
+    let raw = sum / QA + net.b2[bucket];
     (raw as i64 * net.scale as i64 / (QA * QB) as i64) as i32
 }
 
 /// The network's output for the side to move of `pos`, from scratch.
-pub fn evaluate(net: &Network, pos: &Position) -> i32 {
-    output_for(net, &refresh(net, pos), pos.side_to_move())
+pub fn evaluate<const B: usize>(net: &Network<B>, pos: &Position) -> i32 {
+    output_for(net, &refresh(net, pos), pos)
 }
 
 /// What a move changes on the board, as feature rows: at most two pieces placed and two
@@ -301,7 +378,7 @@ impl Default for AccumulatorStack {
 
 impl AccumulatorStack {
     /// Sets the root (ply 0) from scratch.
-    pub fn set_root(&mut self, net: &Network, pos: &Position) {
+    pub fn set_root<const B: usize>(&mut self, net: &Network<B>, pos: &Position) {
         self.acc[0] = refresh(net, pos);
         self.computed[0] = true;
     }
@@ -323,7 +400,7 @@ impl AccumulatorStack {
     /// The accumulators of the position at `ply` (White's first), derived now from the
     /// nearest entry below that is up to date.
     #[inline]
-    pub fn get(&mut self, net: &Network, ply: usize) -> &[Accumulator; 2] {
+    pub fn get<const B: usize>(&mut self, net: &Network<B>, ply: usize) -> &[Accumulator; 2] {
         let mut base = ply;
         while !self.computed[base] {
             base -= 1;
@@ -335,7 +412,7 @@ impl AccumulatorStack {
         &self.acc[ply]
     }
 
-    fn derive(&mut self, net: &Network, p: usize) {
+    fn derive<const B: usize>(&mut self, net: &Network<B>, p: usize) {
         let d = self.delta[p];
         let (before, after) = self.acc.split_at_mut(p);
         let prev = &before[p - 1];
@@ -358,11 +435,13 @@ impl AccumulatorStack {
     }
 }
 
-/// The network's output for `side` to move, from its accumulators.
+/// The network's output for the side to move of `pos`, from the accumulators of `pos`, through
+/// the output bucket of its piece count (which the piece lists keep, so it costs two loads).
 #[inline]
-pub fn output_for(net: &Network, acc: &[Accumulator; 2], side: Color) -> i32 {
-    let s = side.index();
-    output(net, &acc[s], &acc[1 - s])
+pub fn output_for<const B: usize>(net: &Network<B>, acc: &[Accumulator; 2], pos: &Position) -> i32 {
+    let s = pos.side_to_move().index();
+    let pieces = pos.pieces(Color::White).len() + pos.pieces(Color::Black).len();
+    output(net, &acc[s], &acc[1 - s], bucket(pieces, B))
 }
 
 #[cfg(test)]
@@ -422,7 +501,7 @@ mod tests {
     #[test]
     fn the_file_format_round_trips() {
         let bytes = NETWORK.to_bytes();
-        let again = parse(&bytes);
+        let again: Network = parse(&bytes);
         assert_eq!(again.to_bytes(), bytes);
         assert!(NETWORK.scale > 0, "the embedded network has no scale");
     }
@@ -436,11 +515,194 @@ mod tests {
             net.base = base;
             let bytes = net.to_bytes();
             assert_eq!(&bytes[..8], if base == Base::Full { MAGIC } else { MAGIC_BASE });
-            let again = parse(&bytes);
+            let again: Network = parse(&bytes);
             assert_eq!(again.base, base);
             assert_eq!(again.to_bytes(), bytes);
         }
         assert_eq!(BASE, NETWORK.base);
+    }
+
+    /// `nets/` files of the engine's width load and write back byte for byte, and the
+    /// embedded one is what the engine plays with.
+    #[test]
+    fn the_kept_networks_load_unchanged() {
+        assert_eq!(NETWORK.to_bytes(), EMBEDDED);
+        let kept: [&[u8]; 3] =
+            [include_bytes!("../nets/n1.nnue"), include_bytes!("../nets/n2.nnue"), include_bytes!("../nets/n3.nnue")];
+        for (i, bytes) in kept.into_iter().enumerate() {
+            assert_eq!(header(bytes).buckets, 1, "n{}", i + 1);
+            if read_i32(bytes, 8) as usize == HIDDEN {
+                let net: Box<Network<1>> = Box::new(parse(bytes));
+                assert_eq!(net.to_bytes(), bytes, "n{}", i + 1);
+            }
+        }
+    }
+
+    /// The 31 piece counts in order over every bucket, in runs whose lengths differ by one at
+    /// most; with 8 buckets, four counts each from 2 pieces up.
+    #[test]
+    fn the_bucket_rule_spreads_piece_counts_evenly() {
+        for buckets in 1..=MAX_BUCKETS {
+            let mut run = vec![0; buckets];
+            for pieces in 2..=32 {
+                let k = bucket(pieces, buckets);
+                assert!(k < buckets, "{pieces} pieces in bucket {k} of {buckets}");
+                if pieces == 2 {
+                    assert_eq!(k, 0);
+                } else {
+                    let step = k - bucket(pieces - 1, buckets);
+                    assert!(step <= 1, "{pieces} pieces skip a bucket of {buckets}");
+                }
+                run[k] += 1;
+            }
+            assert_eq!(bucket(32, buckets), buckets - 1);
+            let (shortest, longest) = (run.iter().min().copied(), run.iter().max().copied());
+            assert!(shortest >= Some(1) && longest <= shortest.map(|s| s + 1), "{buckets} buckets: runs {run:?}");
+        }
+        for pieces in 2..=32 {
+            assert_eq!(bucket(pieces, 8), (pieces - 2) / 4);
+        }
+    }
+
+    /// The embedded network's layers with `B` output buckets that differ: bucket `k` has the
+    /// embedded output weights, negated in odd buckets, and a bias raised by `k` times 4096.
+    fn bucketed<const B: usize>() -> Box<Network<B>> {
+        let mut w2 = [[0; 2 * HIDDEN]; B];
+        let mut b2 = [0; B];
+        for (k, (w2, b2)) in w2.iter_mut().zip(&mut b2).enumerate() {
+            for (w, &x) in w2.iter_mut().zip(&NETWORK.w2[0]) {
+                *w = if k % 2 == 1 { -x } else { x };
+            }
+            *b2 = NETWORK.b2[0] + 4096 * k as i32;
+        }
+        Box::new(Network { w1: NETWORK.w1, b1: NETWORK.b1, w2, b2, scale: NETWORK.scale, base: NETWORK.base })
+    }
+
+    /// A network of several buckets is written in the third format, whatever its base, and
+    /// reads back to the same weights and the same bytes.
+    #[test]
+    fn a_bucketed_file_round_trips() {
+        for base in [Base::Full, Base::Light, Base::None] {
+            let mut net = bucketed::<8>();
+            net.base = base;
+            let bytes = net.to_bytes();
+            assert_eq!(&bytes[..8], MAGIC_BUCKETS);
+            assert_eq!(read_i32(&bytes, 16), base as i32);
+            assert_eq!(read_i32(&bytes, 20), 8);
+            assert_eq!(bytes.len(), 24 + 2 * (INPUTS * HIDDEN + HIDDEN + 8 * 2 * HIDDEN) + 4 * 8);
+            let again: Box<Network<8>> = Box::new(parse(&bytes));
+            assert!(again.w1 == net.w1 && again.b1 == net.b1 && again.w2 == net.w2, "{base:?}");
+            assert_eq!((again.b2, again.scale, again.base), (net.b2, net.scale, base));
+            assert_eq!(again.to_bytes(), bytes);
+        }
+        let three = bucketed::<3>().to_bytes();
+        let again: Box<Network<3>> = Box::new(parse(&three));
+        assert_eq!(again.to_bytes(), three);
+    }
+
+    #[test]
+    #[should_panic(expected = "a different number of output buckets")]
+    fn a_file_is_read_with_its_own_bucket_count() {
+        let bytes = bucketed::<8>().to_bytes();
+        let _: Box<Network<4>> = Box::new(parse(&bytes));
+    }
+
+    /// The output by the textbook formula, in wide integers, summed from the board (no
+    /// accumulators, no SIMD), through the output weights of `bucket`.
+    fn plain_output<const B: usize>(net: &Network<B>, pos: &Position, bucket: usize) -> i32 {
+        let mut acc = [[0i64; HIDDEN]; 2];
+        for (acc, perspective) in acc.iter_mut().zip([Color::White, Color::Black]) {
+            for (a, &b) in acc.iter_mut().zip(&net.b1) {
+                *a = b as i64;
+            }
+            for sq in Square::all().filter(|&sq| pos.piece_at(sq).is_some()) {
+                let f = feature(perspective, pos.piece_at(sq), sq);
+                for (a, &w) in acc.iter_mut().zip(&net.w1[f * HIDDEN..(f + 1) * HIDDEN]) {
+                    *a += w as i64;
+                }
+            }
+        }
+        let us = pos.side_to_move().index();
+        let mut sum = 0i64;
+        for (half, acc) in [&acc[us], &acc[1 - us]].into_iter().enumerate() {
+            for (&a, &w) in acc.iter().zip(&net.w2[bucket][half * HIDDEN..(half + 1) * HIDDEN]) {
+                let c = a.clamp(0, QA as i64);
+                sum += c * c * w as i64;
+            }
+        }
+        let raw = sum / QA as i64 + net.b2[bucket] as i64;
+        (raw * net.scale as i64 / (QA * QB) as i64) as i32
+    }
+
+    /// Positions and their piece counts, kings included.
+    const COUNTED: [(&str, usize); 9] = [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 32),
+        ("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 5 4", 32),
+        ("r1bqk2r/pppp1ppp/2n5/4p3/4P3/8/PPPP1PPP/R1BQK2R w KQkq - 0 1", 27),
+        ("r4rk1/pp3ppp/2n1b3/8/3P4/2N5/PP3PPP/R4RK1 w - - 0 15", 20),
+        ("8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 1", 14),
+        ("r7/pp3k2/4p3/8/8/4P3/PP3K2/R7 w - - 0 1", 10),
+        ("8/8/4k3/3r4/8/2B1K3/5PP1/8 w - - 0 1", 6),
+        ("8/8/4k3/3r4/8/2B1K3/8/8 w - - 0 1", 4),
+        ("8/8/8/4k3/8/8/8/R3K3 b - - 0 1", 3),
+    ];
+
+    #[test]
+    fn the_counted_positions_are_counted_right() {
+        for (fen, pieces) in COUNTED {
+            let pos = Position::from_fen(fen).expect("test FEN");
+            assert_eq!(Square::all().filter(|&sq| pos.piece_at(sq).is_some()).count(), pieces, "{fen}");
+        }
+    }
+
+    /// The network that plays: its output through the optimised path is the textbook formula's.
+    #[test]
+    fn the_embedded_network_gives_the_plain_formula() {
+        for (fen, pieces) in COUNTED {
+            let pos = Position::from_fen(fen).expect("test FEN");
+            assert_eq!(evaluate(&NETWORK, &pos), plain_output(&NETWORK, &pos, bucket(pieces, BUCKETS)), "{fen}");
+        }
+    }
+
+    /// A position is read through the output weights of its piece count's bucket, and with
+    /// buckets that differ, another bucket would have given another output.
+    #[test]
+    fn each_position_reads_its_own_bucket() {
+        let net = bucketed::<8>();
+        let mut seen = [false; 8];
+        for (fen, pieces) in COUNTED {
+            let pos = Position::from_fen(fen).expect("test FEN");
+            let own = (pieces - 2) / 4;
+            seen[own] = true;
+            let got = output_for(&net, &refresh(&net, &pos), &pos);
+            assert_eq!(got, plain_output(&net, &pos, own), "{fen}");
+            for other in (0..8).filter(|&k| k != own) {
+                assert_ne!(got, plain_output(&net, &pos, other), "{fen}: buckets {own} and {other}");
+            }
+        }
+        assert_eq!(seen.iter().filter(|&&s| s).count(), 7, "the positions cover seven buckets");
+    }
+
+    /// Every SIMD path computes each bucket's output sums alike on real accumulators.
+    #[test]
+    fn every_path_agrees_in_every_bucket() {
+        let net = bucketed::<8>();
+        for (fen, _) in COUNTED {
+            let acc = refresh(&net, &Position::from_fen(fen).expect("test FEN"));
+            for (acc, w2) in acc.iter().flat_map(|a| net.w2.iter().map(move |w| (a, w))) {
+                for w in [&w2[..HIDDEN], &w2[HIDDEN..]] {
+                    let expected = simd::portable::activated_dot(&acc.0, w);
+                    assert_eq!(simd::activated_dot(&acc.0, w), expected);
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(simd::sse2::activated_dot(&acc.0, w), expected);
+                    #[cfg(target_arch = "x86_64")]
+                    if std::arch::is_x86_feature_detected!("avx2") {
+                        // SAFETY: AVX2 checked; `w` holds HIDDEN elements.
+                        assert_eq!(unsafe { simd::avx2::activated_dot(&acc.0, w) }, expected);
+                    }
+                }
+            }
+        }
     }
 
     /// The same position with colours swapped (and the board mirrored) gets the same output.

@@ -319,7 +319,7 @@ fn quantise(net: &Net, k: f64) -> Quantised {
 
 impl Quantised {
     fn file(&self, base: Base) -> Vec<u8> {
-        file_bytes(self.scale, base, &self.w1, &self.b1, &self.w2, self.b2)
+        file_bytes(self.scale, base, &self.w1, &self.b1, &self.w2, &[self.b2])
     }
 
     /// The network's output in centipawns for the side to move, in the engine's integers:

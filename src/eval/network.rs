@@ -18,7 +18,7 @@ pub fn evaluate_with_network(pos: &Position, pawns: Option<&mut PawnTable>, acc:
     // Where the hand-written evaluation knows there is no win (KNNK and the like: scale 0)
     // the correction has nothing to add. Where it only judges the chances smaller (scale 3
     // or 8) the network is left alone: scaling it too lost 8.0 +- 5.6 Elo at 6000 nodes.
-    let correction = if scale.0 == 0 { 0 } else { nnue::output_for(&NETWORK, acc, pos.side_to_move()) };
+    let correction = if scale.0 == 0 { 0 } else { nnue::output_for(&NETWORK, acc, pos) };
     (hce + correction).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
 }
 
