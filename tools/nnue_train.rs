@@ -5,7 +5,10 @@
 //! units (128 by default) shared by both sides, the side to move's half first, squared clipped ReLU, one
 //! output. The output is a logit: `sigmoid(out)` is the expected result for the side to
 //! move; the engine turns it into centipawns with the scale the data's own search scores
-//! have (`K` below), so the search's margins keep their meaning.
+//! have (`K` below), so the search's margins keep their meaning. With `--buckets N` the
+//! output layer has N sets of weights and a bias each, and a position trains and uses the
+//! set of its piece count (`nnue::bucket`, shared with the engine); one bucket (the default)
+//! is the plain network, trained and written exactly as before buckets existed.
 //!
 //! Method: quiet positions only, as `tools/selfplay.rs` filters them (side to move not in
 //! check, no capture or promotion played, not among a game's first plies, no mate score);
@@ -18,14 +21,16 @@
 //! The same data, seed and thread count give the same network.
 //!
 //! `cargo run --release --example nnue_train -- DATA [DATA ...] [--epochs N] [--lr X]
-//!  [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual | --base B] [--hidden H] [--fold K]
+//!  [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual | --base B] [--hidden H]
+//!  [--buckets N] [--fold K]
 //!  [--skip-check=BOOL] [--skip-tactical=BOOL] [--skip-plies N] [--skip-mates=BOOL]`
 //! (DATA: a chunk's `.bin` or a directory of them; defaults: 20 epochs, lr 0.001, lambda 0.5,
-//! batch 16384, 2 threads, seed 1, `ox88.nnue`, fold 0, the filters on, 8 plies skipped;
+//! batch 16384, 2 threads, seed 1, `ox88.nnue`, 128 hidden, 1 bucket, fold 0, the filters
+//! on, 8 plies skipped;
 //! `--help` lists them)
 
 use clap::Parser;
-use ox88::nnue::{feature, file_bytes, Base, INPUTS, QA, QB};
+use ox88::nnue::{bucket, feature, file_bytes, Base, INPUTS, MAX_BUCKETS, QA, QB};
 use ox88::packed::Record;
 use ox88::piece::Color;
 use rand::{Rng, SeedableRng};
@@ -70,6 +75,11 @@ struct Args {
     /// network file it embeds.
     #[arg(long, default_value_t = 128, value_parser = hidden_width)]
     hidden: usize,
+    /// Output buckets by material, 1 to 31: the output layer gets one set of weights per
+    /// band of piece counts (with 8: 2-5 pieces, 6-9, ..., 30-32). 1 is the plain network;
+    /// more write the bucketed file format, which the engine reads when it embeds one.
+    #[arg(long, default_value_t = 1, value_parser = bucket_count)]
+    buckets: usize,
 }
 
 /// The widest hidden layer the trainer's per-sample buffers hold.
@@ -90,6 +100,14 @@ fn hidden_width(s: &str) -> Result<usize, String> {
         return Err(format!("{h} is not a multiple of 16 from 16 to {MAX_HIDDEN}"));
     }
     Ok(h)
+}
+
+fn bucket_count(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|e| format!("{e}"))?;
+    if n == 0 || n > MAX_BUCKETS {
+        return Err(format!("{n} buckets: from 1 to {MAX_BUCKETS}, one per piece count at most"));
+    }
+    Ok(n)
 }
 
 /// The clip that keeps `QA * w` inside an `i16` with room for sums.
@@ -168,20 +186,31 @@ fn fit_k(samples: &[Sample]) -> f64 {
 struct Net {
     /// The hidden layer's width.
     h: usize,
+    /// Output buckets.
+    buckets: usize,
     w1: Vec<f32>, // INPUTS x h
     b1: Vec<f32>, // h
-    w2: Vec<f32>, // 2 x h
-    b2: f32,
+    w2: Vec<f32>, // buckets x 2 x h
+    b2: Vec<f32>, // buckets
 }
 
 impl Net {
-    fn zero(h: usize) -> Net {
-        Net { h, w1: vec![0.0; INPUTS * h], b1: vec![0.0; h], w2: vec![0.0; 2 * h], b2: 0.0 }
+    fn zero(h: usize, buckets: usize) -> Net {
+        Net {
+            h,
+            buckets,
+            w1: vec![0.0; INPUTS * h],
+            b1: vec![0.0; h],
+            w2: vec![0.0; buckets * 2 * h],
+            b2: vec![0.0; buckets],
+        }
     }
 
-    fn random(h: usize, seed: u64) -> Net {
+    /// Bucket 0's output weights are drawn first, so one bucket draws what the network of
+    /// the same seed did before buckets existed.
+    fn random(h: usize, buckets: usize, seed: u64) -> Net {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut n = Net::zero(h);
+        let mut n = Net::zero(h, buckets);
         let a = (1.0 / 32f32).sqrt();
         for w in &mut n.w1 {
             *w = rng.gen_range(-a..a);
@@ -203,7 +232,9 @@ impl Net {
         for (a, b) in self.w2.iter_mut().zip(&o.w2) {
             *a += b;
         }
-        self.b2 += o.b2;
+        for (a, b) in self.b2.iter_mut().zip(&o.b2) {
+            *a += b;
+        }
     }
 }
 
@@ -225,6 +256,9 @@ fn step(net: &Net, s: &Sample, t: f32, grad: Option<&mut Net>) -> f32 {
     let (us, them) = if s.white_to_move { (&s.white, &s.black) } else { (&s.black, &s.white) };
     let n = s.len as usize;
     let h = net.h;
+    // One feature per piece, so `n` is the piece count the engine buckets by.
+    let k = bucket(n, net.buckets);
+    let w2 = &net.w2[k * 2 * h..(k + 1) * 2 * h];
     let mut buffers = [[0f32; MAX_HIDDEN]; 2];
     let [a0, a1] = &mut buffers;
     let acc = [&mut a0[..h], &mut a1[..h]];
@@ -237,26 +271,27 @@ fn step(net: &Net, s: &Sample, t: f32, grad: Option<&mut Net>) -> f32 {
             }
         }
     }
-    let mut out = net.b2 + s.base;
+    let mut out = net.b2[k] + s.base;
     for (side, acc) in acc.iter().enumerate() {
         for (j, &a) in acc.iter().enumerate() {
             let c = a.clamp(0.0, 1.0);
-            out += c * c * net.w2[side * h + j];
+            out += c * c * w2[side * h + j];
         }
     }
     let p = 1.0 / (1.0 + (-out).exp());
     let e = p - t;
     if let Some(g) = grad {
         let d_out = 2.0 * e * p * (1.0 - p);
-        g.b2 += d_out;
+        g.b2[k] += d_out;
+        let g_w2 = &mut g.w2[k * 2 * h..(k + 1) * 2 * h];
         for (side, feats) in [us, them].into_iter().enumerate() {
             let mut d_buffer = [0f32; MAX_HIDDEN];
             let d = &mut d_buffer[..h];
             for (j, &a) in acc[side].iter().enumerate() {
                 let c = a.clamp(0.0, 1.0);
-                g.w2[side * h + j] += d_out * c * c;
+                g_w2[side * h + j] += d_out * c * c;
                 if a > 0.0 && a < 1.0 {
-                    d[j] = d_out * net.w2[side * h + j] * 2.0 * a;
+                    d[j] = d_out * w2[side * h + j] * 2.0 * a;
                 }
             }
             for (b, x) in g.b1.iter_mut().zip(d.iter()) {
@@ -296,8 +331,9 @@ struct Quantised {
     h: usize,
     w1: Vec<i16>,
     b1: Vec<i16>,
+    /// Per bucket, the side to move's half first.
     w2: Vec<i16>,
-    b2: i32,
+    b2: Vec<i32>,
     scale: i32,
 }
 
@@ -312,14 +348,14 @@ fn quantise(net: &Net, k: f64) -> Quantised {
         w1: q(&net.w1, QA),
         b1: q(&net.b1, QA),
         w2: q(&net.w2, QB),
-        b2: (net.b2 * (QA * QB) as f32).round() as i32,
+        b2: net.b2.iter().map(|&b| (b * (QA * QB) as f32).round() as i32).collect(),
         scale,
     }
 }
 
 impl Quantised {
     fn file(&self, base: Base) -> Vec<u8> {
-        file_bytes(self.scale, base, &self.w1, &self.b1, &self.w2, &[self.b2])
+        file_bytes(self.scale, base, &self.w1, &self.b1, &self.w2, &self.b2)
     }
 
     /// The network's output in centipawns for the side to move, in the engine's integers:
@@ -327,6 +363,9 @@ impl Quantised {
     fn centipawns(&self, s: &Sample) -> i32 {
         let (us, them) = if s.white_to_move { (&s.white, &s.black) } else { (&s.black, &s.white) };
         let h = self.h;
+        // One feature per piece: the piece count the engine buckets by.
+        let k = bucket(s.len as usize, self.b2.len());
+        let w2 = &self.w2[k * 2 * h..(k + 1) * 2 * h];
         let mut sum = 0i32;
         for (side, feats) in [us, them].into_iter().enumerate() {
             let mut acc_buffer = [0i16; MAX_HIDDEN];
@@ -337,12 +376,12 @@ impl Quantised {
                     *a = a.wrapping_add(*w);
                 }
             }
-            for (&a, &w) in acc.iter().zip(&self.w2[side * h..(side + 1) * h]) {
+            for (&a, &w) in acc.iter().zip(&w2[side * h..(side + 1) * h]) {
                 let c = a.clamp(0, QA as i16) as i32;
                 sum = sum.wrapping_add(c * c * w as i32);
             }
         }
-        let raw = sum / QA + self.b2;
+        let raw = sum / QA + self.b2[k];
         (raw as i64 * self.scale as i64 / (QA * QB) as i64) as i32
     }
 }
@@ -386,16 +425,24 @@ fn main() {
     for s in train.iter_mut().chain(held.iter_mut()) {
         s.base *= to_logit;
     }
+    let buckets = args.buckets;
+    if buckets > 1 {
+        let mut per_bucket = vec![0usize; buckets];
+        for s in &train {
+            per_bucket[bucket(s.len as usize, buckets)] += 1;
+        }
+        eprintln!("positions fitted per output bucket: {per_bucket:?}");
+    }
     if base != Base::None {
-        let base_only = Net::zero(args.hidden);
+        let base_only = Net::zero(args.hidden, buckets);
         eprintln!("hand-written evaluation alone ({base:?}): held out {:.6}", held_error(&base_only, &held, threads));
     }
     let targets: Vec<f32> = train.iter().map(|s| target(s, k, lambda)).collect();
 
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let h = args.hidden;
-    let mut net = Net::random(h, seed);
-    let (mut m, mut v) = (Net::zero(h), Net::zero(h));
+    let mut net = Net::random(h, buckets, seed);
+    let (mut m, mut v) = (Net::zero(h, buckets), Net::zero(h, buckets));
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut t = 0i32;
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
@@ -416,7 +463,7 @@ fn main() {
                     .map(|part| {
                         let (net, train, targets) = (&net, &train, &targets);
                         scope.spawn(move || {
-                            let mut g = Net::zero(h);
+                            let mut g = Net::zero(h, buckets);
                             let mut e = 0f64;
                             for &i in part {
                                 e += step(net, &train[i as usize], targets[i as usize], Some(&mut g)) as f64;
@@ -427,7 +474,7 @@ fn main() {
                     .collect();
                 hs.into_iter().map(|h| h.join().expect("thread")).collect()
             });
-            let mut g = Net::zero(h);
+            let mut g = Net::zero(h, buckets);
             for (p, e) in parts {
                 g.add(&p);
                 train_err += e;
@@ -452,11 +499,20 @@ fn main() {
                 adam(&mut net.b1[i], g.b1[i], &mut m.b1[i], &mut v.b1[i]);
                 net.b1[i] = net.b1[i].clamp(-CLIP, CLIP);
             }
-            for i in 0..2 * h {
-                adam(&mut net.w2[i], g.w2[i], &mut m.w2[i], &mut v.w2[i]);
-                net.w2[i] = net.w2[i].clamp(-CLIP, CLIP);
+            // A bucket no position of the step falls in has no gradient: leave its weights
+            // and moments alone, as for absent features (every step uses the one bucket
+            // of a plain network).
+            let mut used = vec![false; buckets];
+            for &i in idx {
+                used[bucket(train[i as usize].len as usize, buckets)] = true;
             }
-            adam(&mut net.b2, g.b2, &mut m.b2, &mut v.b2);
+            for k in (0..buckets).filter(|&k| used[k]) {
+                for i in k * 2 * h..(k + 1) * 2 * h {
+                    adam(&mut net.w2[i], g.w2[i], &mut m.w2[i], &mut v.w2[i]);
+                    net.w2[i] = net.w2[i].clamp(-CLIP, CLIP);
+                }
+                adam(&mut net.b2[k], g.b2[k], &mut m.b2[k], &mut v.b2[k]);
+            }
         }
         let h = held_error(&net, &held, threads);
         if h < best.0 {
