@@ -528,8 +528,12 @@ mod tests {
     #[test]
     fn the_kept_networks_load_unchanged() {
         assert_eq!(NETWORK.to_bytes(), EMBEDDED);
-        let kept: [&[u8]; 3] =
-            [include_bytes!("../nets/n1.nnue"), include_bytes!("../nets/n2.nnue"), include_bytes!("../nets/n3.nnue")];
+        let kept: [&[u8]; 4] = [
+            include_bytes!("../nets/n1.nnue"),
+            include_bytes!("../nets/n2.nnue"),
+            include_bytes!("../nets/n3.nnue"),
+            include_bytes!("../nets/n4.nnue"),
+        ];
         for (i, bytes) in kept.into_iter().enumerate() {
             assert_eq!(header(bytes).buckets, 1, "n{}", i + 1);
             if read_i32(bytes, 8) as usize == HIDDEN {
