@@ -308,21 +308,20 @@ fn step(net: &Net, s: &Sample, t: f32, grad: Option<&mut Net>) -> f32 {
     e * e
 }
 
-fn held_error(net: &Net, held: &[Sample], threads: usize) -> f64 {
+/// The mean of `f` over the held-out samples, split over `threads`.
+fn held_mean(held: &[Sample], threads: usize, f: impl Fn(&Sample) -> f64 + Sync) -> f64 {
     let chunk = held.len().div_ceil(threads).max(1);
+    let f = &f;
     let sum: f64 = std::thread::scope(|scope| {
-        let hs: Vec<_> = held
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    // Held-out games are judged against their results.
-                    part.iter().map(|s| step(net, s, target(s, 1.0, 1.0), None) as f64).sum::<f64>()
-                })
-            })
-            .collect();
+        let hs: Vec<_> = held.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(f).sum::<f64>())).collect();
         hs.into_iter().map(|h| h.join().expect("thread")).sum()
     });
     sum / held.len() as f64
+}
+
+fn held_error(net: &Net, held: &[Sample], threads: usize) -> f64 {
+    // Held-out games are judged against their results.
+    held_mean(held, threads, |s| step(net, s, target(s, 1.0, 1.0), None) as f64)
 }
 
 /// A network quantised as the engine reads it: `w1`, `b1` at `QA`, `w2` at `QB`, `b2` at
@@ -389,25 +388,11 @@ impl Quantised {
 /// The held-out error of the quantised network, as the engine would play it: what the
 /// quantisation costs shows against the float network's error.
 fn quantised_error(q: &Quantised, held: &[Sample], to_logit: f32, threads: usize) -> f64 {
-    let chunk = held.len().div_ceil(threads).max(1);
-    let sum: f64 = std::thread::scope(|scope| {
-        let hs: Vec<_> = held
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|s| {
-                            let out = s.base + q.centipawns(s) as f32 * to_logit;
-                            let e = 1.0 / (1.0 + (-out as f64).exp()) - target(s, 1.0, 1.0) as f64;
-                            e * e
-                        })
-                        .sum::<f64>()
-                })
-            })
-            .collect();
-        hs.into_iter().map(|h| h.join().expect("thread")).sum()
-    });
-    sum / held.len() as f64
+    held_mean(held, threads, |s| {
+        let out = s.base + q.centipawns(s) as f32 * to_logit;
+        let e = 1.0 / (1.0 + (-out as f64).exp()) - target(s, 1.0, 1.0) as f64;
+        e * e
+    })
 }
 
 fn main() {
