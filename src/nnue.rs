@@ -204,6 +204,17 @@ const fn read_i32(b: &[u8], at: usize) -> i32 {
     i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
+/// Fills `out` with the little-endian `i16`s of `b` from `at`; returns where they end.
+const fn read_i16s(b: &[u8], mut at: usize, out: &mut [i16]) -> usize {
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = read_i16(b, at);
+        at += 2;
+        i += 1;
+    }
+    at
+}
+
 /// Reads a network file of `B` buckets; run at compile time on the embedded file, where a
 /// malformed file stops the build.
 const fn parse<const B: usize>(b: &[u8]) -> Network<B> {
@@ -222,27 +233,11 @@ const fn parse<const B: usize>(b: &[u8]) -> Network<B> {
         scale: read_i32(b, 12),
         base: header.base,
     };
-    let mut at = header.len;
-    let mut i = 0;
-    while i < INPUTS * HIDDEN {
-        net.w1[i] = read_i16(b, at);
-        at += 2;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < HIDDEN {
-        net.b1[i] = read_i16(b, at);
-        at += 2;
-        i += 1;
-    }
+    let mut at = read_i16s(b, header.len, &mut net.w1);
+    at = read_i16s(b, at, &mut net.b1);
     let mut k = 0;
     while k < B {
-        let mut i = 0;
-        while i < 2 * HIDDEN {
-            net.w2[k][i] = read_i16(b, at);
-            at += 2;
-            i += 1;
-        }
+        at = read_i16s(b, at, &mut net.w2[k]);
         k += 1;
     }
     let mut k = 0;
