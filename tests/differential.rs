@@ -7,7 +7,8 @@
 //! sibling positions) must equal the mailbox's perft 2, the 0x88 tactical list and its quiet
 //! list must split its full list by `Move::is_tactical`, `is_legal` must accept exactly the
 //! legal moves (probed with stale moves from earlier plies and with every legal move's flags
-//! altered, as a hash table or killer slot may offer), both must agree on check,
+//! altered, as a hash table or killer slot may offer), both must agree on check, `gives_check`
+//! must foretell what making each move shows,
 //! the position must pass `check_consistency`, and make/unmake must restore the key. Then
 //! the same randomly chosen move is played on both boards.
 //!
@@ -64,6 +65,10 @@ struct Coverage {
     in_check: u64,
     double_check: u64,
     mates_and_stalemates: u64,
+    /// Legal moves that give check, and those among them whose checking piece is not the
+    /// one that moved (discovered, or the rook of a castling move).
+    checking_moves: u64,
+    discovered_checks: u64,
     /// Moves offered to `is_legal` that it had to refuse.
     illegal_probes: u64,
 }
@@ -139,8 +144,16 @@ fn check_ply(
     // Make/unmake of every move restores the key; the FEN round trip keeps key and moves.
     let key = pos.key();
     for &m in legal.iter() {
+        let predicted = pos.gives_check(m);
         let undo = pos.make(m);
+        let checks = pos.in_check();
+        let discovered = pos.checkers().iter().any(|(sq, _)| sq != m.to());
         pos.unmake(m, &undo);
+        if predicted != checks {
+            return Err(format!("gives_check({}) says {predicted}, the move made says {checks}", m.to_uci(true)));
+        }
+        coverage.checking_moves += checks as u64;
+        coverage.discovered_checks += (checks && discovered) as u64;
         if pos.key() != key {
             return Err(format!("make/unmake of {} changed the key", m.to_uci(true)));
         }
@@ -307,6 +320,7 @@ fn random_games_from_published_positions_agree() {
     assert!(coverage.castling_available >= 100 && coverage.en_passant_available >= 100, "{coverage:?}");
     assert!(coverage.promotions_available >= 100 && coverage.in_check >= 1_000, "{coverage:?}");
     assert!(coverage.double_check >= 1 && coverage.mates_and_stalemates >= 5, "{coverage:?}");
+    assert!(coverage.checking_moves >= 1000 && coverage.discovered_checks >= 20, "{coverage:?}");
     assert!(coverage.illegal_probes >= 1_000_000, "{coverage:?}");
 }
 
