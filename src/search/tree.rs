@@ -239,7 +239,7 @@ impl Worker<'_> {
                 }
             }
             // A quiet move that loses material by exchange at low depth is left unsearched
-            // unless it checks (decided after the move is made).
+            // unless it checks.
             let losing_quiet = features::QUIET_SEE_PRUNING
                 && quiet
                 && !pv_node
@@ -280,13 +280,10 @@ impl Worker<'_> {
                     });
                 }
             }
-            let piece = pos.piece_at(m.from());
-            self.td.nnue.push(ply, pos, m);
-            let undo = pos.make(m);
-            self.prefetch(pos.key());
-            let gives_check = pos.in_check();
+            // Known from the tables before the move is made, so the pruning below costs no
+            // make and unmake.
+            let gives_check = pos.gives_check(m);
             if losing_quiet && !gives_check {
-                pos.unmake(m, &undo);
                 continue;
             }
             // Futility: a quiet move that does not check cannot lift a hopeless eval.
@@ -299,13 +296,16 @@ impl Worker<'_> {
                 && depth <= FUTILITY_MAX_DEPTH
                 && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
             {
-                pos.unmake(m, &undo);
                 if quiet_count < quiets.len() {
                     quiets[quiet_count] = m;
                     quiet_count += 1;
                 }
                 continue;
             }
+            let piece = pos.piece_at(m.from());
+            self.td.nnue.push(ply, pos, m);
+            let undo = pos.make(m);
+            self.prefetch(pos.key());
             self.td.stack[ply].mv = m;
             self.td.stack[ply].piece = piece;
             let extension = singular_extension.unwrap_or((features::CHECK_EXTENSION && gives_check) as i32);
@@ -503,10 +503,10 @@ impl Worker<'_> {
                     continue;
                 }
             }
+            let gives_check = pos.gives_check(m);
             self.td.nnue.push(ply, pos, m);
             let undo = pos.make(m);
             self.prefetch(pos.key());
-            let gives_check = pos.in_check();
             let v = -self.qsearch(pos, -beta, -alpha, ply + 1, gives_check);
             pos.unmake(m, &undo);
             if self.stopped {
