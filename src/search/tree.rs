@@ -286,7 +286,9 @@ impl Worker<'_> {
             if losing_quiet && !gives_check {
                 continue;
             }
-            // Futility: a quiet move that does not check cannot lift a hopeless eval.
+            // Futility: a quiet move that does not check cannot lift a hopeless eval. Not
+            // when alpha is already a mate: no evaluation reaches it, yet a quiet move may
+            // mate sooner, and pruning it hides the shorter mate.
             if features::FUTILITY
                 && quiet
                 && !pv_node
@@ -294,6 +296,7 @@ impl Worker<'_> {
                 && !gives_check
                 && best > -MATE_BOUND
                 && depth <= FUTILITY_MAX_DEPTH
+                && alpha < MATE_BOUND
                 && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
             {
                 if quiet_count < quiets.len() {
