@@ -251,7 +251,7 @@ const fn parse<const B: usize>(b: &[u8]) -> Network<B> {
 
 /// The network file compiled into the binary, one of `nets/` (docs/networks.md says how each
 /// was made and which one plays).
-pub const EMBEDDED: &[u8] = include_bytes!("../nets/n3.nnue");
+pub const EMBEDDED: &[u8] = include_bytes!("../nets/n4.nnue");
 /// The network ox88 plays with.
 pub static NETWORK: Network = parse(EMBEDDED);
 
