@@ -366,12 +366,27 @@ fn problems(metadata: &str) -> Vec<String> {
 fn metadata() -> String {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
-    let out = Command::new(&cargo)
-        .args(["metadata", "--format-version", "1", "--offline", "--manifest-path"])
-        .arg(&manifest)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cargo}: {e}"));
-    assert!(out.status.success(), "cargo metadata failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let run = |offline: bool| {
+        let mut cmd = Command::new(&cargo);
+        cmd.args(["metadata", "--format-version", "1", "--manifest-path"]).arg(&manifest);
+        if offline {
+            cmd.arg("--offline");
+        }
+        cmd.output().unwrap_or_else(|e| panic!("cannot run {cargo}: {e}"))
+    };
+    // The graph spans every platform, and a build fetches only the host's crates: on a fresh
+    // machine the others (android_system_properties, windows-sys, ...) are not in the cache
+    // yet, so the offline attempt falls back to fetching them from the registry.
+    let mut out = run(true);
+    if !out.status.success() {
+        let first = String::from_utf8_lossy(&out.stderr).into_owned();
+        out = run(false);
+        assert!(
+            out.status.success(),
+            "cargo metadata failed offline:\n{first}\nand online:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     String::from_utf8(out.stdout).expect("cargo metadata writes UTF-8")
 }
 
