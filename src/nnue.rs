@@ -61,12 +61,12 @@ pub enum Base {
 
 impl Base {
     /// The base's code in a file header (its discriminant).
-    const fn from_code(code: u32) -> Base {
+    const fn from_code(code: u32) -> Option<Base> {
         match code {
-            0 => Base::Full,
-            1 => Base::Light,
-            2 => Base::None,
-            _ => panic!("network file: unknown base"),
+            0 => Some(Base::Full),
+            1 => Some(Base::Light),
+            2 => Some(Base::None),
+            _ => None,
         }
     }
 }
@@ -93,18 +93,101 @@ struct Header {
     len: usize,
 }
 
-const fn header(b: &[u8]) -> Header {
-    if has_magic(b, MAGIC) {
-        Header { base: Base::Full, buckets: 1, len: 16 }
+/// Why a network file cannot be read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NetworkFileError {
+    /// Too short for its header, or none of the three magics.
+    BadMagic,
+    UnknownBase,
+    BucketCount,
+    /// The hidden size is not a multiple of 16 (what the SIMD paths need).
+    HiddenSize,
+    /// The length does not match what the header announces.
+    Length,
+}
+
+impl std::fmt::Display for NetworkFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NetworkFileError::BadMagic => "not an ox88 network file (bad magic)",
+            NetworkFileError::UnknownBase => "unknown base code",
+            NetworkFileError::BucketCount => "output bucket count out of range",
+            NetworkFileError::HiddenSize => "hidden size is not a positive multiple of 16",
+            NetworkFileError::Length => "file length does not match its header",
+        })
+    }
+}
+
+impl std::error::Error for NetworkFileError {}
+
+const fn try_header(b: &[u8]) -> Result<Header, NetworkFileError> {
+    if b.len() < 24 {
+        return Err(NetworkFileError::BadMagic);
+    }
+    let (base, buckets, len) = if has_magic(b, MAGIC) {
+        (Some(Base::Full), 1, 16)
     } else if has_magic(b, MAGIC_BASE) {
-        Header { base: Base::from_code(read_i32(b, 16) as u32), buckets: 1, len: 20 }
+        (Base::from_code(read_i32(b, 16) as u32), 1, 20)
     } else if has_magic(b, MAGIC_BUCKETS) {
         let buckets = read_i32(b, 20) as u32 as usize;
-        assert!(buckets >= 2 && buckets <= MAX_BUCKETS, "network file: bucket count out of range");
-        Header { base: Base::from_code(read_i32(b, 16) as u32), buckets, len: 24 }
+        if buckets < 2 || buckets > MAX_BUCKETS {
+            return Err(NetworkFileError::BucketCount);
+        }
+        (Base::from_code(read_i32(b, 16) as u32), buckets, 24)
     } else {
-        panic!("network file: bad magic")
+        return Err(NetworkFileError::BadMagic);
+    };
+    match base {
+        Some(base) => Ok(Header { base, buckets, len }),
+        None => Err(NetworkFileError::UnknownBase),
     }
+}
+
+const fn header(b: &[u8]) -> Header {
+    match try_header(b) {
+        Ok(h) => h,
+        Err(_) => panic!("network file: bad header"),
+    }
+}
+
+/// A network file of any width and bucket count, as its integers: what the trainer starts
+/// from when it refines a network (`--init`).
+pub struct Layers {
+    pub scale: i32,
+    pub base: Base,
+    pub w1: Vec<i16>,
+    pub b1: Vec<i16>,
+    /// Bucket by bucket, the side to move's half first.
+    pub w2: Vec<i16>,
+    pub b2: Vec<i32>,
+}
+
+/// Reads what [`file_bytes`] writes.
+pub fn read_layers(b: &[u8]) -> Result<Layers, NetworkFileError> {
+    let h = try_header(b)?;
+    let hidden = read_i32(b, 8) as u32 as usize;
+    if hidden == 0 || hidden % 16 != 0 || hidden > 4096 {
+        return Err(NetworkFileError::HiddenSize);
+    }
+    if b.len() != h.len + 2 * (INPUTS * hidden + hidden + 2 * hidden * h.buckets) + 4 * h.buckets {
+        return Err(NetworkFileError::Length);
+    }
+    let mut l = Layers {
+        scale: read_i32(b, 12),
+        base: h.base,
+        w1: vec![0; INPUTS * hidden],
+        b1: vec![0; hidden],
+        w2: vec![0; 2 * hidden * h.buckets],
+        b2: vec![0; h.buckets],
+    };
+    let mut at = read_i16s(b, h.len, &mut l.w1);
+    at = read_i16s(b, at, &mut l.b1);
+    at = read_i16s(b, at, &mut l.w2);
+    for x in l.b2.iter_mut() {
+        *x = read_i32(b, at);
+        at += 4;
+    }
+    Ok(l)
 }
 
 /// The output bucket of a position with `pieces` on the board (kings included: 2 to 32) in a
@@ -536,6 +619,36 @@ mod tests {
                 assert_eq!(net.to_bytes(), bytes, "n{}", i + 1);
             }
         }
+    }
+
+    /// `read_layers` reads every kept network, whatever its width, back to its own bytes,
+    /// and tells a damaged file from a good one instead of panicking.
+    #[test]
+    fn layers_read_back_and_damage_is_an_error() {
+        let kept: [&[u8]; 4] = [
+            include_bytes!("../nets/n1.nnue"),
+            include_bytes!("../nets/n2.nnue"),
+            include_bytes!("../nets/n3.nnue"),
+            include_bytes!("../nets/n4.nnue"),
+        ];
+        for bytes in kept {
+            let l = read_layers(bytes).expect("a kept network");
+            assert_eq!(file_bytes(l.scale, l.base, &l.w1, &l.b1, &l.w2, &l.b2), bytes);
+        }
+        let l = read_layers(EMBEDDED).expect("embedded");
+        assert_eq!((l.b1.len(), l.b2.len(), l.base), (HIDDEN, BUCKETS, BASE));
+        assert_eq!(read_layers(&EMBEDDED[..EMBEDDED.len() - 1]).err(), Some(NetworkFileError::Length));
+        assert_eq!(read_layers(b"OX88NNB2").err(), Some(NetworkFileError::BadMagic));
+        let mut bad = EMBEDDED.to_vec();
+        bad[0] = b'X';
+        assert_eq!(read_layers(&bad).err(), Some(NetworkFileError::BadMagic));
+        let mut bad = file_bytes(l.scale, Base::Light, &l.w1, &l.b1, &l.w2, &l.b2);
+        bad[16] = 9;
+        assert_eq!(read_layers(&bad).err(), Some(NetworkFileError::UnknownBase));
+        let mut bad = bad.clone();
+        bad[8] = 17;
+        bad[16] = 1;
+        assert_eq!(read_layers(&bad).err(), Some(NetworkFileError::HiddenSize));
     }
 
     /// The 31 piece counts in order over every bucket, in runs whose lengths differ by one at

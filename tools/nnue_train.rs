@@ -22,7 +22,7 @@
 //!
 //! `cargo run --release --example nnue_train -- DATA [DATA ...] [--epochs N] [--lr X]
 //!  [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual | --base B] [--hidden H]
-//!  [--buckets N] [--fold K]
+//!  [--buckets N] [--fold K] [--init FILE]
 //!  [--skip-check=BOOL] [--skip-tactical=BOOL] [--skip-plies N] [--skip-mates=BOOL]`
 //! (DATA: a chunk's `.bin` or a directory of them; defaults: 20 epochs, lr 0.001, lambda 0.5,
 //! batch 16384, 2 threads, seed 1, `ox88.nnue`, 128 hidden, 1 bucket, fold 0, the filters
@@ -30,7 +30,7 @@
 //! `--help` lists them)
 
 use clap::Parser;
-use ox88::nnue::{bucket, feature, file_bytes, Base, INPUTS, MAX_BUCKETS, QA, QB};
+use ox88::nnue::{bucket, feature, file_bytes, read_layers, Base, INPUTS, MAX_BUCKETS, QA, QB};
 use ox88::packed::Record;
 use ox88::piece::Color;
 use rand::{Rng, SeedableRng};
@@ -80,6 +80,11 @@ struct Args {
     /// more write the bucketed file format, which the engine reads when it embeds one.
     #[arg(long, default_value_t = 1, value_parser = bucket_count)]
     buckets: usize,
+    /// Start from this network file instead of random weights (its width, buckets and base
+    /// must be the ones asked for): a network refined on new games keeps what it learnt
+    /// from games that are gone. Epoch 0 is then its error on the held-out games.
+    #[arg(long)]
+    init: Option<String>,
 }
 
 /// The widest hidden layer the trainer's per-sample buffers hold.
@@ -220,6 +225,29 @@ impl Net {
             *w = rng.gen_range(-b..b);
         }
         n
+    }
+
+    /// The float weights a quantised file stands for.
+    fn from_file(path: &str, h: usize, buckets: usize, base: Base) -> Result<Net, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let l = read_layers(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        if (l.b1.len(), l.b2.len(), l.base) != (h, buckets, base) {
+            return Err(format!(
+                "{path}: {} hidden, {} buckets, base {:?}; asked for {h}, {buckets}, {base:?}",
+                l.b1.len(),
+                l.b2.len(),
+                l.base
+            ));
+        }
+        let f = |w: &[i16], q: i32| w.iter().map(|&x| x as f32 / q as f32).collect();
+        Ok(Net {
+            h,
+            buckets,
+            w1: f(&l.w1, QA),
+            b1: f(&l.b1, QA),
+            w2: f(&l.w2, QB),
+            b2: l.b2.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
+        })
     }
 
     fn add(&mut self, o: &Net) {
@@ -426,12 +454,21 @@ fn main() {
 
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let h = args.hidden;
-    let mut net = Net::random(h, buckets, seed);
+    let mut net = match &args.init {
+        None => Net::random(h, buckets, seed),
+        Some(path) => Net::from_file(path, h, buckets, base).unwrap_or_else(|e| {
+            eprintln!("cannot start from {e}");
+            std::process::exit(2);
+        }),
+    };
     let (mut m, mut v) = (Net::zero(h, buckets), Net::zero(h, buckets));
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut t = 0i32;
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut best = (held_error(&net, &held, threads), net.clone(), 0);
+    if let Some(path) = &args.init {
+        eprintln!("epoch   0: held out {:.6} ({path} as it is)", best.0);
+    }
     let started = std::time::Instant::now();
     for epoch in 1..=epochs {
         // Step decay: the last third of the epochs at a tenth of the rate.
