@@ -334,7 +334,7 @@ const fn parse<const B: usize>(b: &[u8]) -> Network<B> {
 
 /// The network file compiled into the binary, one of `nets/` (docs/networks.md says how each
 /// was made and which one plays).
-pub const EMBEDDED: &[u8] = include_bytes!("../nets/n4.nnue");
+pub const EMBEDDED: &[u8] = include_bytes!("../nets/n5.nnue");
 /// The network ox88 plays with.
 pub static NETWORK: Network = parse(EMBEDDED);
 
@@ -606,11 +606,12 @@ mod tests {
     #[test]
     fn the_kept_networks_load_unchanged() {
         assert_eq!(NETWORK.to_bytes(), EMBEDDED);
-        let kept: [&[u8]; 4] = [
+        let kept: [&[u8]; 5] = [
             include_bytes!("../nets/n1.nnue"),
             include_bytes!("../nets/n2.nnue"),
             include_bytes!("../nets/n3.nnue"),
             include_bytes!("../nets/n4.nnue"),
+            include_bytes!("../nets/n5.nnue"),
         ];
         for (i, bytes) in kept.into_iter().enumerate() {
             assert_eq!(header(bytes).buckets, 1, "n{}", i + 1);
@@ -625,11 +626,12 @@ mod tests {
     /// and tells a damaged file from a good one instead of panicking.
     #[test]
     fn layers_read_back_and_damage_is_an_error() {
-        let kept: [&[u8]; 4] = [
+        let kept: [&[u8]; 5] = [
             include_bytes!("../nets/n1.nnue"),
             include_bytes!("../nets/n2.nnue"),
             include_bytes!("../nets/n3.nnue"),
             include_bytes!("../nets/n4.nnue"),
+            include_bytes!("../nets/n5.nnue"),
         ];
         for bytes in kept {
             let l = read_layers(bytes).expect("a kept network");
