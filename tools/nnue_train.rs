@@ -431,6 +431,13 @@ fn main() {
         (true, _) => Base::Full,
         (false, b) => b.unwrap_or(Base::None),
     };
+    // Read before the data, so that a wrong file is told at once.
+    let init = args.init.as_ref().map(|path| {
+        Net::from_file(path, args.hidden, args.buckets, base).unwrap_or_else(|e| {
+            eprintln!("cannot start from {e}");
+            std::process::exit(2);
+        })
+    });
     let (mut train, mut held) = selfplay::training_set(&args.data, threads, |r, label| sample(r, label, base));
     let k = fit_k(&train);
     eprintln!("K = {k:.4} (scores to results)");
@@ -454,13 +461,7 @@ fn main() {
 
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let h = args.hidden;
-    let mut net = match &args.init {
-        None => Net::random(h, buckets, seed),
-        Some(path) => Net::from_file(path, h, buckets, base).unwrap_or_else(|e| {
-            eprintln!("cannot start from {e}");
-            std::process::exit(2);
-        }),
-    };
+    let mut net = init.unwrap_or_else(|| Net::random(h, buckets, seed));
     let (mut m, mut v) = (Net::zero(h, buckets), Net::zero(h, buckets));
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut t = 0i32;
