@@ -146,6 +146,9 @@ const fn try_header(b: &[u8]) -> Result<Header, NetworkFileError> {
 const fn header(b: &[u8]) -> Header {
     match try_header(b) {
         Ok(h) => h,
+        Err(NetworkFileError::BadMagic) => panic!("network file: bad magic"),
+        Err(NetworkFileError::UnknownBase) => panic!("network file: unknown base"),
+        Err(NetworkFileError::BucketCount) => panic!("network file: bucket count out of range"),
         Err(_) => panic!("network file: bad header"),
     }
 }
@@ -162,6 +165,12 @@ pub struct Layers {
     pub b2: Vec<i32>,
 }
 
+/// The length of a file whose header is `header_len` bytes: the 16-bit layers, then a 32-bit
+/// output bias per bucket.
+const fn file_len(header_len: usize, hidden: usize, buckets: usize) -> usize {
+    header_len + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
+}
+
 /// Reads what [`file_bytes`] writes.
 pub fn read_layers(b: &[u8]) -> Result<Layers, NetworkFileError> {
     let h = try_header(b)?;
@@ -169,7 +178,7 @@ pub fn read_layers(b: &[u8]) -> Result<Layers, NetworkFileError> {
     if hidden == 0 || hidden % 16 != 0 || hidden > 4096 {
         return Err(NetworkFileError::HiddenSize);
     }
-    if b.len() != h.len + 2 * (INPUTS * hidden + hidden + 2 * hidden * h.buckets) + 4 * h.buckets {
+    if b.len() != file_len(h.len, hidden, h.buckets) {
         return Err(NetworkFileError::Length);
     }
     let mut l = Layers {
@@ -304,10 +313,7 @@ const fn parse<const B: usize>(b: &[u8]) -> Network<B> {
     let header = header(b);
     assert!(header.buckets == B, "network file: a different number of output buckets");
     assert!(read_i32(b, 8) as usize == HIDDEN, "network file: hidden size differs from the embedded network's");
-    assert!(
-        b.len() == header.len + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN * B) + 4 * B,
-        "network file: wrong length"
-    );
+    assert!(b.len() == file_len(header.len, HIDDEN, B), "network file: wrong length");
     let mut net = Network {
         w1: [0; INPUTS * HIDDEN],
         b1: [0; HIDDEN],
@@ -527,6 +533,15 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
+    /// Every network in `nets/`, oldest first.
+    const KEPT: [&[u8]; 5] = [
+        include_bytes!("../nets/n1.nnue"),
+        include_bytes!("../nets/n2.nnue"),
+        include_bytes!("../nets/n3.nnue"),
+        include_bytes!("../nets/n4.nnue"),
+        include_bytes!("../nets/n5.nnue"),
+    ];
+
     /// Random games from positions with castling (also Chess960), en passant and promotions:
     /// after every move (and null move) the derived entry must equal a fresh sum.
     #[test]
@@ -606,14 +621,7 @@ mod tests {
     #[test]
     fn the_kept_networks_load_unchanged() {
         assert_eq!(NETWORK.to_bytes(), EMBEDDED);
-        let kept: [&[u8]; 5] = [
-            include_bytes!("../nets/n1.nnue"),
-            include_bytes!("../nets/n2.nnue"),
-            include_bytes!("../nets/n3.nnue"),
-            include_bytes!("../nets/n4.nnue"),
-            include_bytes!("../nets/n5.nnue"),
-        ];
-        for (i, bytes) in kept.into_iter().enumerate() {
+        for (i, bytes) in KEPT.into_iter().enumerate() {
             assert_eq!(header(bytes).buckets, 1, "n{}", i + 1);
             if read_i32(bytes, 8) as usize == HIDDEN {
                 let net: Box<Network<1>> = Box::new(parse(bytes));
@@ -626,14 +634,7 @@ mod tests {
     /// and tells a damaged file from a good one instead of panicking.
     #[test]
     fn layers_read_back_and_damage_is_an_error() {
-        let kept: [&[u8]; 5] = [
-            include_bytes!("../nets/n1.nnue"),
-            include_bytes!("../nets/n2.nnue"),
-            include_bytes!("../nets/n3.nnue"),
-            include_bytes!("../nets/n4.nnue"),
-            include_bytes!("../nets/n5.nnue"),
-        ];
-        for bytes in kept {
+        for bytes in KEPT {
             let l = read_layers(bytes).expect("a kept network");
             assert_eq!(file_bytes(l.scale, l.base, &l.w1, &l.b1, &l.w2, &l.b2), bytes);
         }
