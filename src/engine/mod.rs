@@ -396,11 +396,9 @@ impl Engine {
         // mate is longer than the deepest line, no search deeper than the stack.
         let max_depth = MAX_PLY as u32 - 1;
         let mate = params.mate.map(|m| m.clamp(1, max_depth / 2));
-        let mut depth = params.depth.map(|d| d.clamp(1, max_depth));
-        if let (None, Some(m)) = (depth, mate) {
-            // A mate in m moves lies within 2m - 1 plies; the search may extend beyond that.
-            depth = Some((2 * m - 1).clamp(1, max_depth));
-        }
+        // Without a depth, `go mate` searches until it finds the mate (the search's own
+        // bound): pruning may hide a mate in m at depth 2m - 1, so that depth is no limit.
+        let depth = params.depth.map(|d| d.clamp(1, max_depth));
         // `infinite` wins over every clock field: no best move until `stop`.
         let time = if params.infinite {
             TimeBudget::default()
