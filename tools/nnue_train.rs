@@ -80,9 +80,10 @@ struct Args {
     /// more write the bucketed file format, which the engine reads when it embeds one.
     #[arg(long, default_value_t = 1, value_parser = bucket_count)]
     buckets: usize,
-    /// Start from this network file instead of random weights (its width, buckets and base
-    /// must be the ones asked for): a network refined on new games keeps what it learnt
-    /// from games that are gone. Epoch 0 is then its error on the held-out games.
+    /// Start from this network file instead of random weights: a network refined on new
+    /// games keeps what it learnt from games that are gone. Its base must be the one asked
+    /// for; a narrower file is widened to `--hidden` and a one-bucket file given `--buckets`
+    /// without changing what it computes. Epoch 0 is then its error on the held-out games.
     #[arg(long)]
     init: Option<String>,
 }
@@ -227,27 +228,43 @@ impl Net {
         n
     }
 
-    /// The float weights a quantised file stands for.
-    fn from_file(path: &str, h: usize, buckets: usize, base: Base) -> Result<Net, String> {
+    /// The float weights a quantised file stands for, grown to `h` hidden units and
+    /// `buckets` output buckets when the file has fewer: the new units get random input
+    /// weights (those of `Net::random` for `seed`) and zero output weights, and a one-bucket
+    /// file's output layer goes to every bucket, so the grown network evaluates exactly as
+    /// the file does and training starts from there.
+    fn from_file(path: &str, h: usize, buckets: usize, base: Base, seed: u64) -> Result<Net, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         let l = read_layers(&bytes).map_err(|e| format!("{path}: {e}"))?;
-        if (l.b1.len(), l.b2.len(), l.base) != (h, buckets, base) {
+        let (h0, buckets0) = (l.b1.len(), l.b2.len());
+        if h0 > h || !(buckets0 == buckets || buckets0 == 1) || l.base != base {
             return Err(format!(
-                "{path}: {} hidden, {} buckets, base {:?}; asked for {h}, {buckets}, {base:?}",
-                l.b1.len(),
-                l.b2.len(),
+                "{path}: {h0} hidden, {buckets0} buckets, base {:?}; asked for {h}, {buckets}, {base:?} \
+                 (a network can be widened, and a one-bucket one given buckets, not the reverse)",
                 l.base
             ));
         }
-        let f = |w: &[i16], q: i32| w.iter().map(|&x| x as f32 / q as f32).collect();
-        Ok(Net {
-            h,
-            buckets,
-            w1: f(&l.w1, QA),
-            b1: f(&l.b1, QA),
-            w2: f(&l.w2, QB),
-            b2: l.b2.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
-        })
+        let mut n = Net::random(h, buckets, seed);
+        for (i, row) in l.w1.chunks_exact(h0).enumerate() {
+            for (j, &w) in row.iter().enumerate() {
+                n.w1[i * h + j] = w as f32 / QA as f32;
+            }
+        }
+        n.b1.fill(0.0);
+        for (j, &b) in l.b1.iter().enumerate() {
+            n.b1[j] = b as f32 / QA as f32;
+        }
+        n.w2.fill(0.0);
+        for k in 0..buckets {
+            let k0 = if buckets0 == 1 { 0 } else { k };
+            for side in 0..2 {
+                for j in 0..h0 {
+                    n.w2[(k * 2 + side) * h + j] = l.w2[(k0 * 2 + side) * h0 + j] as f32 / QB as f32;
+                }
+            }
+            n.b2[k] = l.b2[k0] as f32 / (QA * QB) as f32;
+        }
+        Ok(n)
     }
 
     fn add(&mut self, o: &Net) {
@@ -433,7 +450,7 @@ fn main() {
     };
     // Read before the data, so that a wrong file is told at once.
     let init = args.init.as_ref().map(|path| {
-        Net::from_file(path, args.hidden, args.buckets, base).unwrap_or_else(|e| {
+        Net::from_file(path, args.hidden, args.buckets, base, args.seed).unwrap_or_else(|e| {
             eprintln!("cannot start from {e}");
             std::process::exit(2);
         })
