@@ -250,9 +250,8 @@ impl Net {
                 n.w1[i * h + j] = w as f32 / QA as f32;
             }
         }
-        n.b1.fill(0.0);
-        for (j, &b) in l.b1.iter().enumerate() {
-            n.b1[j] = b as f32 / QA as f32;
+        for (dst, &b) in n.b1.iter_mut().zip(&l.b1) {
+            *dst = b as f32 / QA as f32;
         }
         n.w2.fill(0.0);
         for k in 0..buckets {
