@@ -340,7 +340,7 @@ const fn parse<const B: usize>(b: &[u8]) -> Network<B> {
 
 /// The network file compiled into the binary, one of `nets/` (docs/networks.md says how each
 /// was made and which one plays).
-pub const EMBEDDED: &[u8] = include_bytes!("../nets/n6.nnue");
+pub const EMBEDDED: &[u8] = include_bytes!("../nets/n7.nnue");
 /// The network ox88 plays with.
 pub static NETWORK: Network = parse(EMBEDDED);
 
@@ -534,13 +534,14 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// Every network in `nets/`, oldest first.
-    const KEPT: [&[u8]; 6] = [
+    const KEPT: [&[u8]; 7] = [
         include_bytes!("../nets/n1.nnue"),
         include_bytes!("../nets/n2.nnue"),
         include_bytes!("../nets/n3.nnue"),
         include_bytes!("../nets/n4.nnue"),
         include_bytes!("../nets/n5.nnue"),
         include_bytes!("../nets/n6.nnue"),
+        include_bytes!("../nets/n7.nnue"),
     ];
 
     /// Random games from positions with castling (also Chess960), en passant and promotions:
