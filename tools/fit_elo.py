@@ -5,7 +5,8 @@
 
 LEVEL is the internal level the run played at (see src/strength.rs: the level of a UCI_Elo
 setting), OPPONENT_ELO the UCI_Elo of the Stockfish it played, LOG the output of
-tools/calibrate_elo.sh. For each run: the games, the score, the Elo difference with its 95%
+tools/calibrate_elo.sh or match.py, or else the run's counts W/D/L as a table in
+docs/strength.md gives them (for a run whose log is gone; its faults are then the table's). For each run: the games, the score, the Elo difference with its 95%
 interval (from the trinomial variance of the games) and the estimate (the opponent's rating
 plus the difference). Then weighted least-squares fits (weights 1/err^2) of the estimate against
 the level, a line and a parabola in d = level - 1000, with their chi-square, so that the curve
@@ -26,6 +27,9 @@ def elo(score):
 
 
 def count(path):
+    m = re.fullmatch(r"(\d+)/(\d+)/(\d+)", path)
+    if m:
+        return stats(*map(int, m.groups()), 0, 0)
     w = d = l = forfeits = faults = 0
     for line in open(path).read().splitlines():
         m = re.match(r"game \d+/\d+ \(round \d+\): (\S+) \((\w*)\) engine as (white|black)", line)
@@ -42,6 +46,10 @@ def count(path):
         if how in ("crash", "time", "illegal") and not won:
             faults += 1
         w, l = (w + 1, l) if won else (w, l + 1)
+    return stats(w, d, l, forfeits, faults)
+
+
+def stats(w, d, l, forfeits, faults):
     n = w + d + l
     s = (w + d / 2) / n
     se = math.sqrt((w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s**2) / n / n)
