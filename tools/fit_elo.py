@@ -32,7 +32,7 @@ def count(path):
         return stats(*map(int, m.groups()), 0, 0)
     w = d = l = forfeits = faults = 0
     for line in open(path).read().splitlines():
-        m = re.match(r"game \d+/\d+ \(round \d+\): (\S+) \((\w*)\) engine as (white|black)", line)
+        m = re.match(r"game \d+/\d+ \(round \d+\): (\S+) \(([^)]*)\) engine as (white|black)", line)
         if not m:
             continue
         result, how, colour = m.groups()
