@@ -13,7 +13,7 @@
 //! Everything is a setting passed down with the search's limits; with the limit off nothing
 //! of this runs. The choice is random but repeatable: seeded from the position and the number
 //! of games since the engine started, so the same commands replay a game exactly while the
-//! next game differs. How the levels were measured against Stockfish's is in the README.
+//! next game differs. How the levels were measured against Stockfish's is in docs/strength.md.
 
 use crate::time::TimeBudget;
 use std::time::Duration;
@@ -24,10 +24,10 @@ pub const MAX_ELO: i64 = 2300;
 pub const DEFAULT_ELO: i64 = 1500;
 
 /// The Elo (on Stockfish's `UCI_Elo` scale) of internal level `1000 + d`, as fitted to games
-/// against Stockfish (see the README's calibration): `ELO_AT_1000 + SLOPE d`. A parabola fitted
-/// no better than this line within the games' error.
-const ELO_AT_1000: f64 = 1165.4;
-const SLOPE: f64 = 1.0606;
+/// against Stockfish (docs/strength.md, the calibration): `ELO_AT_1000 + SLOPE d`. A parabola
+/// fits no better than this line within the games' error.
+const ELO_AT_1000: f64 = 1191.8;
+const SLOPE: f64 = 1.1107;
 
 /// The node budget at level 1000, and the levels between two doublings of it.
 const NODES_AT_1000: f64 = 400.0;
