@@ -10,7 +10,7 @@ use super::params::{HISTORY_BONUS_MAX, HISTORY_DEPTH, HISTORY_DEPTH2, HISTORY_MA
 use crate::mv::Move;
 use crate::piece::{Kind, Piece};
 use crate::position::Position;
-use crate::see::see;
+use crate::see::see_ge;
 use crate::value::MAX_PLY;
 use crate::value::{nominal, nominal_of};
 
@@ -25,15 +25,20 @@ pub const UNDER_PROMOTION: i32 = -10_000;
 
 /// Tables the search learns from (kept across searches, cleared by `ucinewgame`).
 pub struct OrderTables {
-    /// Butterfly history: [side][from64][to64].
-    history: Box<[[[i32; 64]; 64]; 2]>,
+    /// Butterfly history: [side][from64][to64]. Entries stay within +-HISTORY_MAX, so they
+    /// are kept as `i16`: half the memory, and the continuation table then fits the cache
+    /// far better (its reads were the picker's costliest line).
+    history: Box<[[[i16; 64]; 64]; 2]>,
     pub killers: [[Move; 2]; MAX_PLY + 2],
     /// Reply that refuted the opponent's move: [moved piece][to64].
     counter: Box<[[Move; 64]; 12]>,
     /// Continuation history: how a quiet move (piece, to) fared after the move (piece, to)
     /// one or two plies earlier, flattened [earlier piece][earlier to][piece][to].
-    continuation: Vec<i32>,
+    continuation: Vec<i16>,
 }
+
+const _: () =
+    assert!(HISTORY_MAX <= i16::MAX as i32 && HISTORY_BONUS_MAX <= HISTORY_MAX, "history entries are stored as i16");
 
 /// Where a move's row of the continuation history starts (see [`OrderTables::continuation_row`]).
 pub type ContRow = Option<usize>;
@@ -85,7 +90,7 @@ impl OrderTables {
 
     #[inline(always)]
     pub fn history(&self, side: usize, m: Move) -> i32 {
-        self.history[side][m.from().index64()][m.to().index64()]
+        self.history[side][m.from().index64()][m.to().index64()] as i32
     }
 
     /// The row of the continuation history that follows `m` played by `piece` (none after a
@@ -102,7 +107,7 @@ impl OrderTables {
         let col = piece_to(piece, m);
         let mut score = self.history(side, m);
         for row in rows.iter().flatten() {
-            score += self.continuation[row + col];
+            score += self.continuation[row + col] as i32;
         }
         score
     }
@@ -119,8 +124,10 @@ impl OrderTables {
     /// "Gravity" update: the entry moves towards +-HISTORY_MAX by `bonus`, more slowly the
     /// closer it is, so old knowledge fades instead of saturating.
     #[inline(always)]
-    fn nudge(entry: &mut i32, bonus: i32) {
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    fn nudge(entry: &mut i16, bonus: i32) {
+        let e = *entry as i32;
+        // |bonus| <= HISTORY_MAX keeps the result within +-HISTORY_MAX, so it fits again.
+        *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
     }
 
     /// Moves a quiet move's history and its continuation entries by `bonus`.
@@ -180,13 +187,11 @@ pub fn tactical_score(pos: &Position, m: Move) -> i32 {
     }
 }
 
-/// A capture that does not lose material: a victim worth at least the attacker wins
-/// without looking further; otherwise ask SEE.
+/// A capture that does not lose material by SEE (a victim worth at least the attacker
+/// settles it before any exchange is played out).
 #[inline(always)]
 pub fn capture_is_good(pos: &Position, m: Move) -> bool {
-    let attacker = nominal_of(pos.piece_at(m.from()));
-    let victim = if m.is_en_passant() { nominal(Kind::Pawn) } else { nominal_of(pos.piece_at(m.to())) };
-    victim >= attacker || see(pos, m) >= 0
+    see_ge(pos, m, 0)
 }
 
 /// The score of a move in a list ordered at once (quiescence, the root's first order): the

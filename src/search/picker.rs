@@ -135,9 +135,10 @@ impl MovePicker {
     }
 
     /// Quiet moves are ordered also by how they fared after the two moves before them.
-    pub fn with_continuations(mut self, rows: [ContRow; 2]) -> MovePicker {
+    /// (Set in place: the picker holds its move list, and moving it would copy kilobytes.)
+    #[inline]
+    pub fn set_continuations(&mut self, rows: [ContRow; 2]) {
         self.rows = rows;
-        self
     }
 
     /// From now on, hand out no more quiet moves (captures still come).

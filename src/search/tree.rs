@@ -208,7 +208,8 @@ impl Worker<'_> {
                 None
             },
         ];
-        let mut picker = MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter).with_continuations(rows);
+        let mut picker = MovePicker::new(pos, tt_move, self.td.order.killers[ply], counter);
+        picker.set_continuations(rows);
 
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
@@ -233,7 +234,7 @@ impl Worker<'_> {
                 if !quiet
                     && order_score < 0
                     && depth <= SEE_CAPTURE_MAX_DEPTH
-                    && crate::see::see(pos, m) < -SEE_CAPTURE_MARGIN * depth
+                    && !crate::see::see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
                 {
                     continue;
                 }
