@@ -1,7 +1,8 @@
 //! Transposition table: a fixed array of 64-byte buckets of four 16-byte entries.
 //!
 //! Sized in megabytes by the `Hash` option and allocated at once by [`TranspositionTable::new`]
-//! / [`TranspositionTable::resize`], so no search ever allocates. Each entry keeps the full
+//! / [`TranspositionTable::resize`], so no search ever allocates (the system supplies the
+//! pages, zeroed, at their first touch: see [`ZeroedSlice`]). Each entry keeps the full
 //! 64-bit key (no false hits worth worrying about), the best move, a score, the draft and a
 //! bound; a generation counter ("age") lets entries of earlier searches be replaced first.
 //!
@@ -9,10 +10,10 @@
 //! [`score_to_tt`] / [`score_from_tt`] convert, so an entry found at another ply still
 //! reports the right distance to mate.
 
-use crate::memory::prefetch;
+use crate::memory::{prefetch, Zeroable, ZeroedSlice};
 use crate::mv::Move;
 use crate::value::{Bound, TB_WIN_BOUND};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// The bound bits of an empty entry ([`Bound::to_bits`] never gives them).
 const BOUND_NONE: u8 = 0;
@@ -84,6 +85,9 @@ struct Bucket {
     entries: [Entry; BUCKET],
 }
 
+// SAFETY: a bucket is atomic integers only; all zero is an empty bucket.
+unsafe impl Zeroable for Bucket {}
+
 /// What a probe found.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {
@@ -97,8 +101,11 @@ pub struct TtHit {
 /// Shared by all search threads: probes and stores take `&self`; only resizing needs the
 /// table to itself.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedSlice<Bucket>,
     generation: AtomicU8,
+    /// Nothing stored since the table was last cleared: it is all zero already, and clearing
+    /// it again (`ucinewgame` right after `setoption Hash`) would only cost time.
+    pristine: AtomicBool,
 }
 
 /// Converts a root-relative mate (or tablebase win) score to one relative to the node at `ply`.
@@ -142,7 +149,11 @@ impl std::error::Error for TableAllocError {}
 impl TranspositionTable {
     /// A table of `mb` megabytes, or of one bucket when that much memory cannot be had.
     pub fn new(mb: usize) -> TranspositionTable {
-        let mut tt = TranspositionTable { buckets: Vec::new(), generation: AtomicU8::new(0) };
+        let mut tt = TranspositionTable {
+            buckets: ZeroedSlice::empty(),
+            generation: AtomicU8::new(0),
+            pristine: AtomicBool::new(true),
+        };
         let _ = tt.resize(mb);
         tt
     }
@@ -151,12 +162,17 @@ impl TranspositionTable {
     /// cannot be had, the table keeps its old size (cleared) and the error says so.
     pub fn resize(&mut self, mb: usize) -> Result<(), TableAllocError> {
         let old_count = self.buckets.len().max(1);
-        self.buckets = Vec::new(); // free the old table before allocating the new one
-        let result = Self::allocate(Self::bucket_count(mb)).map(|b| self.buckets = b);
+        self.buckets = ZeroedSlice::empty(); // free the old table before allocating the new one
+        let result = ZeroedSlice::new(Self::bucket_count(mb)).map(|b| self.buckets = b);
         if result.is_err() {
-            self.buckets = Self::allocate(old_count).unwrap_or_default();
+            self.buckets =
+                ZeroedSlice::new(old_count).or_else(|_| ZeroedSlice::new(1)).unwrap_or_else(|_| ZeroedSlice::empty());
         }
-        self.generation = AtomicU8::new(0);
+        // The first touch of each page (2 MB pages, on Linux) is slow: taken now, all at once,
+        // rather than by the first searches (a 20 ms `go` then once had no time to finish a
+        // ply); the clearing threads take it in parallel.
+        self.pristine = AtomicBool::new(false);
+        self.clear();
         result.map_err(|_| TableAllocError { mb })
     }
 
@@ -165,22 +181,16 @@ impl TranspositionTable {
         (bytes / std::mem::size_of::<Bucket>()).max(1)
     }
 
-    fn allocate(count: usize) -> Result<Vec<Bucket>, std::collections::TryReserveError> {
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count)?;
-        // No 2 MB pages (as the perft table asks for): bench ran about 5% faster with them,
-        // but the kernel's compaction on first touch made `setoption Hash` answer the next
-        // `isready` over 100 ms late (tests/search_fuzz.rs, seed 575198).
-        buckets.resize_with(count, Bucket::default);
-        Ok(buckets)
-    }
-
     /// Empties the table. Not to be called while a search runs (it would race with stores,
     /// harmlessly but pointlessly).
     ///
     /// A large table is cleared by one thread per processor, each taking a slice, so that
     /// `ucinewgame` with gigabytes of hash is done before the GUI's `isready` is answered.
     pub fn clear(&self) {
+        self.generation.store(0, Ordering::Relaxed);
+        if self.pristine.load(Ordering::Relaxed) {
+            return;
+        }
         const SLICE_MIN: usize = 1 << 16;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let slice = self.buckets.len().div_ceil(threads).max(SLICE_MIN);
@@ -197,7 +207,7 @@ impl TranspositionTable {
                 }
             }
         });
-        self.generation.store(0, Ordering::Relaxed);
+        self.pristine.store(true, Ordering::Relaxed);
     }
 
     /// Called once per search (by the main thread only) so that older entries lose their
@@ -243,6 +253,10 @@ impl TranspositionTable {
     /// lowest draft, where every generation of age costs it eight plies.
     #[inline]
     pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, ply: usize) {
+        // Read far more often than written: the line stays shared in every core's cache.
+        if self.pristine.load(Ordering::Relaxed) {
+            self.pristine.store(false, Ordering::Relaxed);
+        }
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = &self.buckets[self.index(key)];
         let mut victim = 0;
