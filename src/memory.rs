@@ -133,11 +133,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
             return Err(OutOfMemory);
         }
         let start = (base as usize + Self::HUGE_PAGE - 1) & !(Self::HUGE_PAGE - 1);
-        // SAFETY: [start, start + bytes) lies inside the mapping just made; the advice changes
-        // no contents. Refused advice leaves 4 KB pages, which work the same.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
-        }
+        advise_huge_pages(start, bytes);
         // Anonymous memory reads as zero, a valid `T`; `start` is 2 MB aligned, enough for any `T` here.
         let ptr = std::ptr::NonNull::new(start as *mut T).ok_or(OutOfMemory)?;
         Ok(ZeroedSlice {
