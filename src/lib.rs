@@ -21,6 +21,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod psqt;
+pub mod rng;
 pub mod search;
 pub mod see;
 pub mod square;

@@ -17,6 +17,7 @@ pub use suite::{
 use crate::movegen::gen;
 use crate::mv::{Move, MoveList};
 use crate::position::Position;
+use crate::rng;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use table::{PerftTable, PerftTableError};
@@ -354,11 +355,8 @@ pub(crate) fn root_salt(pos: &Position) -> u64 {
     for bit in 0..4u8 {
         if let Some(rook) = pos.castle_rook(1 << bit) {
             // The SplitMix64 finaliser spreads the few input bits over the whole word.
-            let mut z = (bit as u64 + 1) << 8 | rook.raw() as u64;
-            z = z.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            salt ^= z ^ (z >> 31);
+            let z = ((bit as u64 + 1) << 8 | rook.raw() as u64).wrapping_mul(rng::GOLDEN_GAMMA);
+            salt ^= rng::mix(z);
         }
     }
     salt

@@ -15,6 +15,7 @@
 //! of games since the engine started, so the same commands replay a game exactly while the
 //! next game differs. How the levels were measured against Stockfish's is in docs/strength.md.
 
+use crate::rng::{mix, GOLDEN_GAMMA};
 use crate::time::TimeBudget;
 use std::time::Duration;
 
@@ -135,14 +136,7 @@ impl Strength {
 
 /// The seed of a search: the position's key and the number of the game.
 pub fn seed(key: u64, game: u64) -> u64 {
-    mix(key ^ mix(game.wrapping_add(0x9E37_79B9_7F4A_7C15)))
-}
-
-/// SplitMix64's finaliser: every bit of the input spread over the output.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    mix(key ^ mix(game.wrapping_add(GOLDEN_GAMMA)))
 }
 
 /// A number in [0, 1) from a seed.

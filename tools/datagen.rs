@@ -23,6 +23,7 @@
 
 use clap::Parser;
 use ox88::packed::{Annotation, GameResult, Record, MATE_BASE, RECORD_BYTES};
+use ox88::rng::SplitMix64;
 use ox88::search::{insufficient_material, Report, SearchLimits, Searcher, SharedControl};
 use ox88::value::Score;
 use ox88::{Color, Move, Position};
@@ -77,24 +78,6 @@ struct Args {
     max_opening_score: i32,
 }
 
-/// SplitMix64: a small seeded generator, so that a game's random plies depend on nothing but
-/// the seed and the game's index.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// One search at the node budget: the move and the score from the side to move's view.
 fn search(searcher: &mut Searcher, pos: &Position, keys: &[u64], nodes: u64) -> (Option<Move>, Score) {
     let limits = SearchLimits { nodes: Some(nodes), multipv: 1, ..Default::default() };
@@ -133,8 +116,9 @@ struct Openings {
 }
 
 impl Openings {
-    fn opening(&self, index: usize, rng: &mut Rng, searcher: &mut Searcher) -> Position {
-        let start = if self.book.is_empty() { Position::startpos() } else { self.book[index % self.book.len()].clone() };
+    fn opening(&self, index: usize, rng: &mut SplitMix64, searcher: &mut Searcher) -> Position {
+        let start =
+            if self.book.is_empty() { Position::startpos() } else { self.book[index % self.book.len()].clone() };
         for _ in 0..OPENING_TRIES {
             let plies = match (self.plies, self.book.is_empty()) {
                 (Some(p), _) => p,
@@ -166,7 +150,7 @@ impl Openings {
 
 /// Plays game `index`; returns its records, or `None` if `stop` was raised during the game.
 fn play(index: usize, args: &Args, openings: &Openings, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Vec<u8>> {
-    let mut rng = Rng(args.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut rng = SplitMix64::new(args.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut pos = openings.opening(index, &mut rng, searcher);
     searcher.clear();
     let mut keys = vec![pos.key()];
@@ -230,8 +214,13 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// The lines of `.info` that a resumed run must match: what decides the games.
 fn settings(args: &Args, book_text: Option<&str>, bench: u64) -> Vec<String> {
     let openings = match book_text {
-        None => format!("{} random plies from the start position", args.random_plies.map_or("8-9".into(), |p| p.to_string())),
-        Some(text) => format!("book fnv1a {:016x}, then {} random plies", fnv1a(text.as_bytes()), args.random_plies.unwrap_or(2)),
+        None => format!(
+            "{} random plies from the start position",
+            args.random_plies.map_or("8-9".into(), |p| p.to_string())
+        ),
+        Some(text) => {
+            format!("book fnv1a {:016x}, then {} random plies", fnv1a(text.as_bytes()), args.random_plies.unwrap_or(2))
+        }
     };
     vec![
         format!("engine: bench {bench}, network fnv1a {:016x}", fnv1a(ox88::nnue::EMBEDDED)),
@@ -254,7 +243,8 @@ fn bin_path(chunk: &Path) -> PathBuf {
 }
 
 fn write_info(chunk: &Path, settings: &[String], planned: usize, games: usize, positions: usize) -> Result<(), String> {
-    let mut text = String::from("# ox88 self-play chunk: tools/datagen.rs; records in the .bin beside it, 32 bytes each\n");
+    let mut text =
+        String::from("# ox88 self-play chunk: tools/datagen.rs; records in the .bin beside it, 32 bytes each\n");
     text.push_str(&format!("version: ox88 {} ({})\n", env!("CARGO_PKG_VERSION"), ox88::cli::COMMIT));
     for s in settings {
         text.push_str(s);
