@@ -386,8 +386,31 @@ pub fn refresh<const B: usize>(net: &Network<B>, pos: &Position) -> [Accumulator
 pub fn output<const B: usize>(net: &Network<B>, us: &Accumulator, them: &Accumulator, bucket: usize) -> i32 {
     let w2 = &net.w2[bucket];
     let sum = simd::activated_dot(&us.0, &w2[..HIDDEN]) + simd::activated_dot(&them.0, &w2[HIDDEN..]);
-    let raw = sum / QA + net.b2[bucket];
-    (raw as i64 * net.scale as i64 / (QA * QB) as i64) as i32
+    centipawns(sum, net.b2[bucket], net.scale)
+}
+
+/// One hidden unit's share of the output sum: the accumulator clipped to `0..=QA`, squared,
+/// times its output weight, with the 16-bit product `c * w` of the SIMD paths (exact for
+/// the trainer's clipped weights).
+#[inline(always)]
+pub const fn activated(acc: i16, w: i16) -> i32 {
+    let c = if acc < 0 {
+        0
+    } else if acc > QA as i16 {
+        QA as i16
+    } else {
+        acc
+    };
+    (c.wrapping_mul(w) as i32).wrapping_mul(c as i32)
+}
+
+/// The output in centipawns from the activated sum of both halves (at `QA * QA * QB`), the
+/// bucket's bias (at `QA * QB`) and the network's scale. The trainer measures its quantised
+/// network through this too, so what it reports is what the engine plays.
+#[inline(always)]
+pub const fn centipawns(sum: i32, bias: i32, scale: i32) -> i32 {
+    let raw = sum / QA + bias;
+    (raw as i64 * scale as i64 / (QA * QB) as i64) as i32
 }
 
 /// The network's output for the side to move of `pos`, from scratch.

@@ -30,7 +30,7 @@
 //! `--help` lists them)
 
 use clap::Parser;
-use ox88::nnue::{bucket, feature, file_bytes, read_layers, Base, INPUTS, MAX_BUCKETS, QA, QB};
+use ox88::nnue::{activated, bucket, centipawns, feature, file_bytes, read_layers, Base, INPUTS, MAX_BUCKETS, QA, QB};
 use ox88::packed::Record;
 use ox88::piece::Color;
 use rand::{Rng, SeedableRng};
@@ -420,12 +420,10 @@ impl Quantised {
                 }
             }
             for (&a, &w) in acc.iter().zip(&w2[side * h..(side + 1) * h]) {
-                let c = a.clamp(0, QA as i16) as i32;
-                sum = sum.wrapping_add(c * c * w as i32);
+                sum = sum.wrapping_add(activated(a, w));
             }
         }
-        let raw = sum / QA + self.b2[k];
-        (raw as i64 * self.scale as i64 / (QA * QB) as i64) as i32
+        centipawns(sum, self.b2[k], self.scale)
     }
 }
 

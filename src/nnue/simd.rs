@@ -65,7 +65,8 @@ pub mod sse2 {
 }
 
 pub mod portable {
-    use super::{HIDDEN, QA};
+    use super::super::activated;
+    use super::HIDDEN;
 
     #[inline]
     pub fn update(dst: &mut [i16; HIDDEN], src: &[i16; HIDDEN], add: &[i16], sub0: &[i16], sub1: Option<&[i16]>) {
@@ -87,12 +88,7 @@ pub mod portable {
     #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     #[inline]
     pub fn activated_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
-        let mut sum = 0i32;
-        for (&a, &w) in acc.iter().zip(w) {
-            let c = a.clamp(0, QA as i16);
-            sum = sum.wrapping_add((c.wrapping_mul(w) as i32).wrapping_mul(c as i32));
-        }
-        sum
+        acc.iter().zip(w).fold(0i32, |sum, (&a, &w)| sum.wrapping_add(activated(a, w)))
     }
 }
 
