@@ -190,6 +190,14 @@ impl Position {
     pub fn set_chess960(&mut self, on: bool) {
         self.chess960 = on;
     }
+    /// The game's keys before this position, oldest first: `history` without its last key
+    /// when that is this position's own, since callers pass the game with or without it.
+    pub fn keys_before<'a>(&self, history: &'a [u64]) -> &'a [u64] {
+        match history.split_last() {
+            Some((&k, before)) if k == self.key => before,
+            _ => history,
+        }
+    }
 
     // --- piece placement, keeping board, lists, keys and scores in step ---
 

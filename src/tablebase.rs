@@ -361,10 +361,7 @@ pub fn rank_root(
 
 fn rank_by_dtz(tb: &Tablebases, pos: &Position, moves: &[Move], history: &[u64]) -> Result<Vec<RankedMove>, TbError> {
     // The keys before the root, without the root should the caller have included it.
-    let history = match history.last() {
-        Some(&k) if k == pos.key() => &history[..history.len() - 1],
-        _ => history,
-    };
+    let history = pos.keys_before(history);
     let clock = i32::from(pos.halfmove_clock());
     let repeated = repeated_since_zeroing(pos, history);
     let mut out = Vec::with_capacity(moves.len());

@@ -145,10 +145,7 @@ impl Worker<'_> {
     /// Keys for repetitions: the game so far (without the root if the caller included it),
     /// then the root, then room for the search path.
     fn set_keys(&mut self, pos: &Position, history: &[u64]) {
-        let history = match history.last() {
-            Some(&k) if k == pos.key() => &history[..history.len() - 1],
-            _ => history,
-        };
+        let history = pos.keys_before(history);
         let keys = &mut self.td.keys;
         keys.clear();
         keys.reserve(history.len() + MAX_PLY + 4);
