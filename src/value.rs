@@ -20,6 +20,17 @@ const _: () = assert!(TB_WIN < MATE_BOUND && TB_WIN_BOUND > 20_000);
 pub const INFINITY: i32 = MATE + 1;
 /// The deepest ply a search reaches (stacks are sized by it).
 pub const MAX_PLY: usize = 128;
+/// The longest mate `go mate` may ask for: its `2n - 1` plies fit below [`MAX_PLY`].
+pub const MAX_MATE_MOVES: u32 = (MAX_PLY as u32 - 1) / 2;
+/// The largest static evaluation: one short of the tablebase and mate ranges, so that no
+/// evaluation is ever read as a won or lost position.
+pub const EVAL_LIMIT: i32 = TB_WIN_BOUND - 1;
+
+/// An evaluation brought inside `-EVAL_LIMIT..=EVAL_LIMIT`.
+#[inline(always)]
+pub fn clamp_eval(v: i32) -> i32 {
+    v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
 
 /// How a search result relates to the true value of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

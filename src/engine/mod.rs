@@ -32,7 +32,6 @@ use crate::strength::{self, Limit};
 use crate::tablebase::{LoadProblem, Tablebases, TbConfig};
 use crate::time::{budget, Clock, TimeBudget};
 use crate::tt::TableAllocError;
-use crate::value::MAX_PLY;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -392,13 +391,10 @@ impl Engine {
         for text in &params.searchmoves {
             searchmoves.push(self.pos.parse_uci_move(text).map_err(EngineError::SearchMove)?);
         }
-        // Every number a parser accepts is brought into the range the search can use: no
-        // mate is longer than the deepest line, no search deeper than the stack.
-        let max_depth = MAX_PLY as u32 - 1;
-        let mate = params.mate.map(|m| m.clamp(1, max_depth / 2));
-        // Without a depth, `go mate` searches until it finds the mate (the search's own
-        // bound): pruning may hide a mate in m at depth 2m - 1, so that depth is no limit.
-        let depth = params.depth.map(|d| d.clamp(1, max_depth));
+        // The search brings depth and mate into its range. Without a depth, `go mate`
+        // searches until it finds the mate (the search's own bound): pruning may hide a mate
+        // in m at depth 2m - 1, so that depth is no limit.
+        let (depth, mate) = (params.depth, params.mate);
         // `infinite` wins over every clock field: no best move until `stop`.
         let time = if params.infinite {
             TimeBudget::default()

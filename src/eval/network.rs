@@ -5,7 +5,7 @@ use super::{base_terms, dead_draw, PawnTable, Trace};
 use crate::nnue::{self, Accumulator, NETWORK};
 use crate::piece::Color;
 use crate::position::Position;
-use crate::value::TB_WIN_BOUND;
+use crate::value::clamp_eval;
 
 /// The engine's evaluation for the side to move: the hand-written terms plus the network's
 /// correction, from the position's accumulators (dead draws are 0).
@@ -19,7 +19,7 @@ pub fn evaluate_with_network(pos: &Position, pawns: Option<&mut PawnTable>, acc:
     // the correction has nothing to add. Where it only judges the chances smaller (scale 3
     // or 8) the network is left alone: scaling it too lost 8.0 +- 5.6 Elo at 6000 nodes.
     let correction = if scale.0 == 0 { 0 } else { nnue::output_for(&NETWORK, acc, pos) };
-    (hce + correction).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+    clamp_eval(hce + correction)
 }
 
 /// Reads the end-game scale (out of 16) off an evaluation; records nothing else.

@@ -19,7 +19,7 @@ use super::params::{
 };
 use crate::piece::Color;
 use crate::position::Position;
-use crate::value::TB_WIN_BOUND;
+use crate::value::clamp_eval;
 
 /// Entries per table and side to move (a power of two, indexed by a key's top bits).
 const BITS: u32 = 14;
@@ -75,7 +75,7 @@ impl CorrectionHistory {
         let white = self.non_pawn[0][stm][index(pos.non_pawn_key(Color::White))] as i32;
         let black = self.non_pawn[1][stm][index(pos.non_pawn_key(Color::Black))] as i32;
         let correction = (CORRECTION_PAWN_WEIGHT * pawn + white + black) / READ_DIV;
-        (raw + correction).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+        clamp_eval(raw + correction)
     }
 
     /// A search of `pos` to `depth` found `score` where the corrected static evaluation

@@ -14,7 +14,7 @@ use crate::nnue::NETWORK;
 use crate::position::Position;
 use crate::strength::Strength;
 use crate::time::SoftStop;
-use crate::value::{Bound, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::value::{Bound, Score, INFINITY, MATE, MATE_BOUND, MAX_MATE_MOVES, MAX_PLY};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -65,7 +65,9 @@ impl Worker<'_> {
         // A limited strength searches more lines than it shows, to choose among them.
         let shown = limits.multipv.max(1);
         let multipv = limits.strength.map_or(shown, |s| shown.max(s.lines())).min(root.len());
-        let mate = limits.mate.map(|n| n.clamp(1, MAX_PLY as u32));
+        // Every number a caller passes is brought into the range the search can use: no mate
+        // longer than the deepest line, no search deeper than the stack.
+        let mate = limits.mate.map(|n| n.clamp(1, MAX_MATE_MOVES));
         let mate_plies = mate.map(|n| 2 * n as i32 - 1);
         let max_depth = match (limits.depth, mate) {
             (Some(d), _) => d,
