@@ -11,6 +11,7 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod fen;
+mod lockless;
 mod memory;
 pub mod movecount;
 pub mod movegen;

@@ -10,25 +10,14 @@
 //! [`score_to_tt`] / [`score_from_tt`] convert, so an entry found at another ply still
 //! reports the right distance to mate.
 
-use crate::memory::{prefetch, Zeroable, ZeroedSlice};
+use crate::lockless::{self, Bucket, Entry};
+use crate::memory::{prefetch, ZeroedSlice};
 use crate::mv::Move;
 use crate::value::{Bound, TB_WIN_BOUND};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// The bound bits of an empty entry ([`Bound::to_bits`] never gives them).
 const BOUND_NONE: u8 = 0;
-
-/// One 16-byte slot as two atomic words, so that threads sharing the table never race in
-/// the language's sense. The key word holds `key ^ data`: an entry torn by two threads
-/// writing at once (key of one, data of the other) then fails the key check instead of
-/// handing out another position's move and score (lockless hashing, Hyatt and Mann).
-#[derive(Default)]
-#[repr(C)]
-struct Entry {
-    key_xor_data: AtomicU64,
-    data: AtomicU64,
-}
-
 /// The decoded contents of an entry; `data` packs `mv`, `score`, `depth` and `gen_bound`.
 #[derive(Clone, Copy)]
 struct Slot {
@@ -47,14 +36,10 @@ impl Slot {
             | (self.depth as u8 as u64) << 48
             | (self.gen_bound as u64) << 56
     }
-}
 
-impl Entry {
-    /// Relaxed is enough: the key check, not the memory order, guards consistency.
     #[inline(always)]
-    fn load(&self) -> Slot {
-        let data = self.data.load(Ordering::Relaxed);
-        let key = self.key_xor_data.load(Ordering::Relaxed) ^ data;
+    fn load(entry: &Entry) -> Slot {
+        let (key, data) = entry.load();
         Slot {
             key,
             mv: data as u32,
@@ -65,28 +50,10 @@ impl Entry {
     }
 
     #[inline(always)]
-    fn save(&self, slot: Slot) {
-        let data = slot.data();
-        self.key_xor_data.store(slot.key ^ data, Ordering::Relaxed);
-        self.data.store(data, Ordering::Relaxed);
-    }
-
-    fn reset(&self) {
-        self.key_xor_data.store(0, Ordering::Relaxed);
-        self.data.store(0, Ordering::Relaxed);
+    fn save(self, entry: &Entry) {
+        entry.save(self.key, self.data());
     }
 }
-
-const BUCKET: usize = 4;
-
-#[derive(Default)]
-#[repr(C, align(64))]
-struct Bucket {
-    entries: [Entry; BUCKET],
-}
-
-// SAFETY: a bucket is atomic integers only; all zero is an empty bucket.
-unsafe impl Zeroable for Bucket {}
 
 /// What a probe found.
 #[derive(Clone, Copy, Debug)]
@@ -191,22 +158,7 @@ impl TranspositionTable {
         if self.pristine.load(Ordering::Relaxed) {
             return;
         }
-        const SLICE_MIN: usize = 1 << 16;
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let slice = self.buckets.len().div_ceil(threads).max(SLICE_MIN);
-        let clear = |part: &[Bucket]| {
-            for e in part.iter().flat_map(|b| b.entries.iter()) {
-                e.reset();
-            }
-        };
-        std::thread::scope(|scope| {
-            for part in self.buckets.chunks(slice) {
-                // Without a thread, the caller clears this slice itself.
-                if std::thread::Builder::new().spawn_scoped(scope, move || clear(part)).is_err() {
-                    clear(part);
-                }
-            }
-        });
+        lockless::clear(&self.buckets);
         self.pristine.store(true, Ordering::Relaxed);
     }
 
@@ -219,7 +171,7 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+        lockless::index(key, self.buckets.len())
     }
 
     /// Starts loading the bucket of `key` into the cache, so that a probe soon after (the
@@ -233,7 +185,7 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let bucket = &self.buckets[self.index(key)];
-        for e in bucket.entries.iter().map(Entry::load) {
+        for e in bucket.entries.iter().map(Slot::load) {
             if e.key != key {
                 continue;
             }
@@ -261,7 +213,7 @@ impl TranspositionTable {
         let bucket = &self.buckets[self.index(key)];
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for (i, e) in bucket.entries.iter().map(Entry::load).enumerate() {
+        for (i, e) in bucket.entries.iter().map(Slot::load).enumerate() {
             if e.key == key || e.gen_bound & 3 == BOUND_NONE {
                 victim = i;
                 break;
@@ -274,21 +226,22 @@ impl TranspositionTable {
             }
         }
         let entry = &bucket.entries[victim];
-        let e = entry.load();
+        let e = Slot::load(entry);
         // Keep a known best move when the new result has none (a fail-low node).
         let mv_bits = if mv.is_none() && e.key == key { e.mv } else { mv.bits() };
         // A same-key entry of a deeper draft survives a shallow non-exact result.
         if e.key == key && bound != Bound::Exact && (e.depth as i32) > depth + 2 && (e.gen_bound >> 2) == generation {
-            entry.save(Slot { mv: mv_bits, ..e });
+            Slot { mv: mv_bits, ..e }.save(entry);
             return;
         }
-        entry.save(Slot {
+        Slot {
             key,
             mv: mv_bits,
             score: score_to_tt(score, ply).clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16,
             depth: depth.clamp(-1, 127) as i8,
             gen_bound: (generation << 2) | bound.to_bits(),
-        });
+        }
+        .save(entry);
     }
 
     /// Per mille of the first thousand entries written in the current search.
@@ -297,7 +250,7 @@ impl TranspositionTable {
         let mut used = 0u32;
         let mut seen = 0;
         'outer: for b in self.buckets.iter() {
-            for e in b.entries.iter().map(Entry::load) {
+            for e in b.entries.iter().map(Slot::load) {
                 if seen == 1000 {
                     break 'outer;
                 }

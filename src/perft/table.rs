@@ -1,34 +1,17 @@
 //! The perft hash table: subtree leaf counts by position and depth, shared by threads.
 //!
 //! Exact at any size: an entry keeps the full 64-bit key and the depth, so a hit is another
-//! route to the same position at the same remaining depth, never a neighbour's count. Entries
-//! are two atomic words written without locks; the first holds `key ^ data`, so an entry torn
-//! by two threads writing at once fails the key check instead of handing out a count (lockless
-//! hashing, Hyatt and Mann). A count needs 56 bits (the start position's perft 11 has 53), so
-//! the depth shares its word; a count too large for that is simply not stored.
+//! route to the same position at the same remaining depth, never a neighbour's count. The
+//! buckets are the transposition table's: lockless entries of two atomic words, the first
+//! holding `key ^ data`, so an entry torn by two threads writing at once fails the key check
+//! instead of handing out a count. A count needs 56 bits (the start position's perft 11 has
+//! 53), so the depth shares its word; a count too large for that is simply not stored.
 
-use crate::memory::{advise_huge_pages, prefetch};
-use std::sync::atomic::{AtomicU64, Ordering};
+use crate::lockless::{self, Bucket, BUCKET};
+use crate::memory::{prefetch, ZeroedSlice};
 
 /// Counts at or above this do not fit beside the depth and are not stored.
 const COUNT_LIMIT: u64 = 1 << 56;
-
-#[derive(Default)]
-#[repr(C)]
-struct Entry {
-    key_xor_data: AtomicU64,
-    /// `count << 8 | depth`; 0 marks an empty entry (no stored subtree has depth 0).
-    data: AtomicU64,
-}
-
-const BUCKET: usize = 4;
-
-/// Four entries in one 64-byte cache line: one memory access per probe.
-#[derive(Default)]
-#[repr(C, align(64))]
-struct Bucket {
-    entries: [Entry; BUCKET],
-}
 
 /// The operating system refused the memory for a perft table of this size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +29,9 @@ impl std::error::Error for PerftTableError {}
 
 /// Leaf counts of subtrees, keyed by Zobrist key and depth. Probes and stores take `&self`.
 pub struct PerftTable {
-    buckets: Vec<Bucket>,
+    /// Data words hold `count << 8 | depth`; 0 marks an empty entry (no stored subtree has
+    /// depth 0).
+    buckets: ZeroedSlice<Bucket>,
 }
 
 impl PerftTable {
@@ -59,21 +44,11 @@ impl PerftTable {
     /// A table of `count` buckets of four entries (at least one).
     pub fn with_buckets(count: usize) -> Result<PerftTable, PerftTableError> {
         let count = count.max(1);
-        let mut buckets = Vec::new();
         let mb = count.saturating_mul(std::mem::size_of::<Bucket>()) >> 20;
-        buckets.try_reserve_exact(count).map_err(|_| PerftTableError { mb })?;
-        advise_huge_pages(buckets.as_ptr() as usize, buckets.capacity() * std::mem::size_of::<Bucket>());
+        let buckets = ZeroedSlice::new(count).map_err(|_| PerftTableError { mb })?;
         // The first write to each page makes the kernel clear it, which for a large table
-        // takes longer than many counts: every processor writes a slice of its own.
-        let spare = &mut buckets.spare_capacity_mut()[..count];
-        let threads = if count < 1 << 16 { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()) };
-        std::thread::scope(|scope| {
-            for slice in spare.chunks_mut(count.div_ceil(threads)) {
-                scope.spawn(move || slice.iter_mut().for_each(|b| _ = b.write(Bucket::default())));
-            }
-        });
-        // SAFETY: the scope above wrote every one of the first `count` buckets.
-        unsafe { buckets.set_len(count) };
+        // takes longer than many counts: every processor takes a slice now.
+        lockless::clear(&buckets);
         Ok(PerftTable { buckets })
     }
 
@@ -90,18 +65,15 @@ impl PerftTable {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        // The high half of key * len is below len, so the index is always in bounds.
-        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        &self.buckets[lockless::index(key, self.buckets.len())]
     }
 
     /// The stored leaf count of the subtree `depth` plies below the position with `key`.
     #[inline]
     pub fn probe(&self, key: u64, depth: u32) -> Option<u64> {
         for e in &self.bucket(key).entries {
-            let data = e.data.load(Ordering::Relaxed);
-            let check = e.key_xor_data.load(Ordering::Relaxed);
-            if check ^ data == key && data & 0xFF == depth as u64 && data != 0 {
+            let (stored_key, data) = e.load();
+            if stored_key == key && data & 0xFF == depth as u64 && data != 0 {
                 return Some(data >> 8);
             }
         }
@@ -119,8 +91,7 @@ impl PerftTable {
         let mut victim = &bucket.entries[0];
         let mut victim_depth = u64::MAX;
         for e in &bucket.entries {
-            let data = e.data.load(Ordering::Relaxed);
-            let stored_key = e.key_xor_data.load(Ordering::Relaxed) ^ data;
+            let (stored_key, data) = e.load();
             if data == 0 || (stored_key == key && data & 0xFF == depth as u64) {
                 victim = e;
                 break;
@@ -130,15 +101,14 @@ impl PerftTable {
                 victim = e;
             }
         }
-        let data = count << 8 | depth as u64;
-        victim.key_xor_data.store(key ^ data, Ordering::Relaxed);
-        victim.data.store(data, Ordering::Relaxed);
+        victim.save(key, count << 8 | depth as u64);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     #[test]
     fn stores_and_finds_counts_by_key_and_depth() {
