@@ -90,6 +90,27 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
     }
 }
 
+/// How much of the best move's instability an iteration carries over to the next.
+const INSTABILITY_DECAY: f64 = 0.5;
+/// The soft limit is scaled by `STABLE_SCALE + INSTABILITY_SCALE * instability`...
+const STABLE_SCALE: f64 = 0.7;
+const INSTABILITY_SCALE: f64 = 0.8;
+/// ...stretched when the score fell since the last iteration by more than `SMALL_DROP`
+/// centipawns, and again by more when it fell by more than `BIG_DROP`...
+const SMALL_DROP: i32 = 20;
+const SMALL_DROP_STRETCH: f64 = 0.25;
+const BIG_DROP: i32 = 60;
+const BIG_DROP_STRETCH: f64 = 0.35;
+/// ...from `SHARE_MIN_DEPTH` on, scaled by `(SHARE_PIVOT - share) * SHARE_SCALE` with
+/// `share` the best move's part of the iteration's nodes...
+const SHARE_MIN_DEPTH: i32 = 8;
+const SHARE_PIVOT: f64 = 1.5;
+const SHARE_SCALE: f64 = 1.35;
+/// ...and at most `MAX_SCALE` times itself. The only legal move is searched to
+/// `ONLY_MOVE_DEPTH`, then played.
+const MAX_SCALE: f64 = 2.5;
+const ONLY_MOVE_DEPTH: i32 = 4;
+
 /// Between iterations: whether to start another one. The soft limit stretches while the
 /// best move keeps changing and when the score drops, and shrinks to nothing for the only
 /// legal move; it never passes the hard limit. A `movetime` budget is used whole.
@@ -123,27 +144,27 @@ impl SoftStop {
     ) -> bool {
         if let Some(soft) = self.budget.soft {
             let changed = best != self.last_best;
-            self.instability = self.instability * 0.5 + if changed { 1.0 } else { 0.0 };
+            self.instability = self.instability * INSTABILITY_DECAY + if changed { 1.0 } else { 0.0 };
             let drop = if self.last_score > -INFINITY { self.last_score - score } else { 0 };
             // `movetime` (soft and hard alike) asks for that much thinking: no scaling.
             let fixed = self.budget.hard == Some(soft);
-            let mut factor = if fixed { 1.0 } else { 0.7 + 0.8 * self.instability };
-            if drop > 20 && !fixed {
-                factor += 0.25;
+            let mut factor = if fixed { 1.0 } else { STABLE_SCALE + INSTABILITY_SCALE * self.instability };
+            if drop > SMALL_DROP && !fixed {
+                factor += SMALL_DROP_STRETCH;
             }
-            if drop > 60 && !fixed {
-                factor += 0.35;
+            if drop > BIG_DROP && !fixed {
+                factor += BIG_DROP_STRETCH;
             }
             // A best move that took nearly all the effort has little competition: less time;
             // one whose rivals took much of it may yet be overtaken: more. Shallow
             // iterations spread their nodes too evenly to say.
-            if depth >= 8 && !fixed {
-                factor *= (1.5 - best_share.clamp(0.0, 1.0)) * 1.35;
+            if depth >= SHARE_MIN_DEPTH && !fixed {
+                factor *= (SHARE_PIVOT - best_share.clamp(0.0, 1.0)) * SHARE_SCALE;
             }
-            if root_moves == 1 && depth >= 4 {
+            if root_moves == 1 && depth >= ONLY_MOVE_DEPTH {
                 factor = 0.0;
             }
-            let factor = factor.clamp(0.0, 2.5);
+            let factor = factor.clamp(0.0, MAX_SCALE);
             let mut budget = soft.mul_f64(factor);
             if let Some(hard) = self.budget.hard {
                 budget = budget.min(hard);

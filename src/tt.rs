@@ -18,6 +18,13 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// The bound bits of an empty entry ([`Bound::to_bits`] never gives them).
 const BOUND_NONE: u8 = 0;
+/// In replacement, each generation an entry is old costs it this many plies of draft: an
+/// entry of the last search is worth more than a deeper one of several searches ago.
+const AGE_COST: i32 = 8;
+/// A same-key entry of the same search more than this many plies deeper than a non-exact
+/// result keeps its score and draft; only its move is updated.
+const KEEP_DEEPER: i32 = 2;
+
 /// The decoded contents of an entry; `data` packs `mv`, `score`, `depth` and `gen_bound`.
 #[derive(Clone, Copy)]
 struct Slot {
@@ -202,7 +209,7 @@ impl TranspositionTable {
     }
 
     /// Stores a result. Replacement: the same key always; otherwise the entry with the
-    /// lowest draft, where every generation of age costs it eight plies.
+    /// lowest draft, where every generation of age costs it [`AGE_COST`] plies.
     #[inline]
     pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, ply: usize) {
         // Read far more often than written: the line stays shared in every core's cache.
@@ -219,7 +226,7 @@ impl TranspositionTable {
                 break;
             }
             let age = ((generation as i32 - (e.gen_bound >> 2) as i32) + 64) & 63;
-            let worth = e.depth as i32 - 8 * age;
+            let worth = e.depth as i32 - AGE_COST * age;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = i;
@@ -230,7 +237,11 @@ impl TranspositionTable {
         // Keep a known best move when the new result has none (a fail-low node).
         let mv_bits = if mv.is_none() && e.key == key { e.mv } else { mv.bits() };
         // A same-key entry of a deeper draft survives a shallow non-exact result.
-        if e.key == key && bound != Bound::Exact && (e.depth as i32) > depth + 2 && (e.gen_bound >> 2) == generation {
+        if e.key == key
+            && bound != Bound::Exact
+            && (e.depth as i32) > depth + KEEP_DEEPER
+            && (e.gen_bound >> 2) == generation
+        {
             Slot { mv: mv_bits, ..e }.save(entry);
             return;
         }

@@ -49,6 +49,9 @@ pub const FUTILITY_MARGIN: i32 = 100;
 /// Quiescence delta pruning: margin over the victim's value a capture must be able to reach
 /// alpha by.
 pub const DELTA_MARGIN: i32 = 200;
+/// A stored score settles a node only while the halfmove clock is below this: nearer the
+/// fifty-move limit it may hold a result the clock no longer allows.
+pub const TT_TRUST_CLOCK: u16 = 90;
 
 // --- Extensions ---
 
@@ -56,8 +59,10 @@ pub const DELTA_MARGIN: i32 = 200;
 pub const SE_MIN_DEPTH: i32 = 8;
 /// The hash entry must be at most this many plies shallower than the node.
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-/// The other moves are searched against the hash score less this much per ply of depth.
+/// The other moves are searched against the hash score less this much per ply of depth...
 pub const SE_MARGIN: i32 = 2;
+/// ...at the node's depth less one, divided by this.
+pub const SE_DEPTH_DIV: i32 = 2;
 /// A non-PV hash move is extended two plies when the others fall this far below that bar...
 pub const SE_DOUBLE_MARGIN: i32 = 20;
 /// ...at most this many times along one path.
@@ -75,6 +80,12 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// A quiet move's reduction shrinks by one ply per this much of its ordering score (history
 /// and continuation history), and grows by one per this much below zero.
 pub const LMR_HISTORY_DIV: i32 = 8000;
+/// Plies less reduction in a PV node...
+pub const LMR_PV: i32 = 1;
+/// ...more when the eval is not improving...
+pub const LMR_NOT_IMPROVING: i32 = 1;
+/// ...and less for the killers and the counter-move.
+pub const LMR_REFUTATION: i32 = 1;
 
 // --- Move ordering ---
 

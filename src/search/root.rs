@@ -7,6 +7,7 @@
 
 use super::ordering::list_score;
 use super::params::{ASPIRATION_DELTA, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH};
+use super::tree::POLL_NODES;
 use super::worker::{Frame, Worker};
 use super::{features, Report, SearchLimits, SearchOutcome};
 use crate::mv::Move;
@@ -138,7 +139,7 @@ impl Worker<'_> {
         let ponder = root[0].pv.get(1).copied().or_else(|| self.ponder_from_table(&mut pos, best));
         if !self.is_main {
             // The part of the count not yet published.
-            self.shared.helper_nodes.fetch_add(self.nodes & 1023, Ordering::Relaxed);
+            self.shared.helper_nodes.fetch_add(self.nodes & (POLL_NODES - 1), Ordering::Relaxed);
             self.publish_tb_hits();
         }
         SearchOutcome { best: Some(best), ponder, nodes: self.nodes }

@@ -17,17 +17,26 @@ use crate::tablebase::{piece_count, Wdl};
 use crate::value::{nominal, nominal_of, Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, TB_WIN_BOUND};
 use std::sync::atomic::Ordering;
 
+/// How often a thread looks at the clock and `stop`, and a helper publishes its node count:
+/// every this many nodes (a power of two). Often enough that a stop waits well under a
+/// millisecond, rarely enough that the look costs nothing.
+pub(super) const POLL_NODES: u64 = 1024;
+const _: () = assert!(POLL_NODES.is_power_of_two());
+
+/// Quiet moves a node remembers having tried, for the history malus of a cut-off.
+const QUIETS_KEPT: usize = 64;
+
 impl Worker<'_> {
-    /// Stops on the node limit (exact) and, every 1024 nodes, on the clock or `stop`.
+    /// Stops on the node limit (exact) and, every [`POLL_NODES`] nodes, on the clock or `stop`.
     #[inline(always)]
     fn count_node(&mut self) {
         self.nodes += 1;
         if self.nodes >= self.node_limit {
             self.stopped = true;
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes & (POLL_NODES - 1) == 0 {
             if !self.is_main {
-                self.shared.helper_nodes.fetch_add(1024, Ordering::Relaxed);
+                self.shared.helper_nodes.fetch_add(POLL_NODES, Ordering::Relaxed);
                 self.publish_tb_hits();
             }
             if self.control.stopped()
@@ -216,7 +225,7 @@ impl Worker<'_> {
         let original_alpha = alpha;
         let mut legal_moves = 0;
         let mut searched = 0;
-        let mut quiets = [Move::NONE; 64];
+        let mut quiets = [Move::NONE; QUIETS_KEPT];
         let mut quiet_count = 0;
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIV };
         while let Some((m, order_score)) = picker.next(pos, &self.td.order) {
@@ -260,7 +269,7 @@ impl Worker<'_> {
                 }) {
                     let bar = h.score - SE_MARGIN * depth;
                     self.td.stack[ply].excluded = m;
-                    let v = self.negamax(pos, (depth - 1) / 2, bar - 1, bar, ply, in_check);
+                    let v = self.negamax(pos, (depth - 1) / SE_DEPTH_DIV, bar - 1, bar, ply, in_check);
                     self.td.stack[ply].excluded = Move::NONE;
                     if self.stopped {
                         return 0;
@@ -329,13 +338,13 @@ impl Worker<'_> {
                 {
                     r = self.shared.reductions.get(depth, searched);
                     if pv_node {
-                        r -= 1;
+                        r -= LMR_PV;
                     }
                     if !improving {
-                        r += 1;
+                        r += LMR_NOT_IMPROVING;
                     }
                     if order_score >= COUNTER {
-                        r -= 1; // killers and counter-move
+                        r -= LMR_REFUTATION; // killers and counter-move
                     } else if quiet {
                         r -= order_score / LMR_HISTORY_DIV;
                     }
@@ -539,7 +548,7 @@ impl Worker<'_> {
 /// such a node is searched, not settled by the table.
 #[inline(always)]
 fn trusts_table(pos: &Position) -> bool {
-    pos.halfmove_clock() < 90
+    pos.halfmove_clock() < TT_TRUST_CLOCK
 }
 
 /// Does the side to move have a piece other than pawns and king (null-move zugzwang guard)?
