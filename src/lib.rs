@@ -1,9 +1,22 @@
 //! ox88: a UCI chess engine on a 0x88 board with table-based attack detection.
 //!
-//! Layout follows one module per concern: squares and pieces, the compile-time attack and
-//! direction tables, the position with make/unmake, FEN, attack detection, legal move
-//! generation and perft (the independent 10x12 mailbox reference the generator is tested
-//! against is the dev-only crate `ox88-mailbox`).
+//! The modules stand on floors, each importing only from its own floor and those below
+//! (docs/design.md, "Layout"), from the ground up:
+//! - ground: squares, pieces and moves (`square`, `piece`, `mv`), the compile-time attack
+//!   and direction tables (`tables`), Zobrist keys (`zobrist`), scores, bounds and piece
+//!   values (`value`), piece-square tables (`psqt`), SplitMix64 (`rng`), and the hash tables'
+//!   memory and lockless buckets;
+//! - rules: the position with make/unmake (`position`), FEN (`fen`), attack detection
+//!   (`attacks`), legal move generation (`movegen`);
+//! - knowledge: the evaluation (`eval`, `nnue`), static exchange (`see`), the transposition
+//!   table (`tt`), time budgets (`time`), win/draw/loss (`wdl`), Syzygy tables (`tablebase`),
+//!   the playing-strength limit (`strength`);
+//! - the search (`search`);
+//! - tools: perft (`perft`, `movecount`), `bench`, `tactics`, the self-play record (`packed`);
+//! - the engine (`engine`), the UCI text layer (`uci`) and the command line (`cli`).
+//!
+//! The independent 10x12 mailbox reference the move generator is tested against is the
+//! dev-only crate `ox88-mailbox`.
 
 pub mod attacks;
 pub mod bench;

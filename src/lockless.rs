@@ -1,5 +1,5 @@
-//! The bucket both hash tables are made of, the search's ([`crate::tt`]) and perft's
-//! ([`crate::perft`]): four 16-byte entries in one 64-byte cache line, so a probe costs one
+//! The bucket both hash tables are made of, the search's (`tt`) and perft's
+//! (`perft::table`): four 16-byte entries in one 64-byte cache line, so a probe costs one
 //! memory access, each entry two atomic words shared by threads without locks.
 //!
 //! The first word holds `key ^ data`: an entry torn by two threads writing at once (the key
