@@ -1,8 +1,8 @@
 //! Syzygy endgame tablebases: loading the tables, probing them for an ox88 [`Position`], and
 //! ranking the root moves by them.
 //!
-//! The probing code is the `shakmaty-syzygy` crate's (the format is intricate; see the
-//! README for why that crate). This module is the adapter: it builds the crate's position
+//! The probing code is the `shakmaty-syzygy` crate's (the format is intricate;
+//! docs/tablebases.md says why that crate). This module is the adapter: it builds the crate's position
 //! from ox88's board square by square (no FEN in between), turns every failure of the crate
 //! (missing table, corrupt file, even a panic) into a [`TbError`] that callers treat as "no
 //! result", and speaks ox88's types to the search above it.

@@ -10,7 +10,7 @@
 #             sf1350, the lowest Stockfish offers)
 #   GAMES     default 100; TC default 5+0.05; SEED default 1
 #
-# Prints match.py's game lines, then one row for the README's table:
+# Prints match.py's game lines, then one row for the calibration table of docs/strength.md:
 #   | setting | opponent | games | W/D/L | score | Elo ± 95% | est. Elo | faults |
 # where Elo is the difference (ox88 minus opponent) and est. Elo the opponent's rating plus it.
 # Run it on an otherwise idle machine (timed games): concurrency 2, at high priority if allowed.

@@ -1,5 +1,5 @@
 //! The evaluation's weights (centipawns), fitted by tools/tune.rs to 20,000 games of ox88
-//! self-play (see README).
+//! self-play (docs/search-and-eval.md, "Tuning the evaluation").
 
 use crate::psqt::{s, Tapered};
 

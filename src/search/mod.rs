@@ -193,7 +193,7 @@ pub struct SearchOutcome {
 
 /// Switches for the selective parts of the search, so that each can be turned off to
 /// measure what it is worth (the constant branches compile away). What each was measured
-/// to be worth is in the README's search section.
+/// to be worth is in docs/search-and-eval.md ("What the selective parts are worth").
 mod features {
     pub const REVERSE_FUTILITY: bool = true;
     pub const NULL_MOVE: bool = true;

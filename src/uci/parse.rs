@@ -1,7 +1,7 @@
 //! Input lines to typed commands: pure (no state, no I/O) and panic-free on any input.
 //!
-//! `vampirc-uci` 0.11.1 sits behind our own tokeniser, and only where it is right (see
-//! `shared/design/uci-expectations.md` §2 for its defects):
+//! `vampirc-uci` 0.11.1 sits behind our own tokeniser, and only where it is right; where it
+//! is not, and what is done instead:
 //!
 //! * We tokenise (`split_whitespace`: any run of spaces, tabs, CR) and check the command word
 //!   ourselves as a whole token, so `isreadyx`, `quit now`, `isready stop` are not taken for
