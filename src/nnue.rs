@@ -255,9 +255,9 @@ impl<const B: usize> Network<B> {
 }
 
 /// A network file of any width (`b1.len()`) and any number of output buckets (`b2.len()`):
-/// magic, hidden size (u32), scale (i32), the base (u32, only after [`MAGIC_BASE`] or
-/// [`MAGIC_BUCKETS`]), the number of buckets (u32, only after [`MAGIC_BUCKETS`]), then
-/// `w1`, `b1`, `w2` (bucket by bucket) as little-endian `i16` and the buckets' `b2` as `i32`.
+/// magic, hidden size (u32), scale (i32), the base (u32, only after `OX88NNB2` or
+/// `OX88NNB3`), the number of buckets (u32, only after `OX88NNB3`), then `w1`, `b1`, `w2`
+/// (bucket by bucket) as little-endian `i16` and the buckets' `b2` as `i32`.
 /// A network of one bucket keeps the older formats (the first for a full base, the second
 /// for the others), so their files stay byte for byte what they were. The trainer writes
 /// networks wider or narrower than the engine's with it.

@@ -2,9 +2,10 @@
 //!
 //! Sized in megabytes by the `Hash` option and allocated at once by [`TranspositionTable::new`]
 //! / [`TranspositionTable::resize`], so no search ever allocates (the system supplies the
-//! pages, zeroed, at their first touch: see [`ZeroedSlice`]). Each entry keeps the full
-//! 64-bit key (no false hits worth worrying about), the best move, a score, the draft and a
-//! bound; a generation counter ("age") lets entries of earlier searches be replaced first.
+//! pages, zeroed, at their first touch; the table touches them all when it is made). Each
+//! entry keeps the full 64-bit key (no false hits worth worrying about), the best move, a
+//! score, the draft and a bound; a generation counter ("age") lets entries of earlier
+//! searches be replaced first.
 //!
 //! Mate scores are stored relative to the node ("mate in k from here"), not to the root:
 //! [`score_to_tt`] / [`score_from_tt`] convert, so an entry found at another ply still
@@ -209,7 +210,7 @@ impl TranspositionTable {
     }
 
     /// Stores a result. Replacement: the same key always; otherwise the entry with the
-    /// lowest draft, where every generation of age costs it [`AGE_COST`] plies.
+    /// lowest draft, where every generation of age costs it `AGE_COST` plies.
     #[inline]
     pub fn store(&self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound, ply: usize) {
         // Read far more often than written: the line stays shared in every core's cache.
