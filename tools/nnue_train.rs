@@ -37,7 +37,7 @@ use rand::{Rng, SeedableRng};
 
 #[path = "selfplay.rs"]
 mod selfplay;
-use selfplay::{Data, Label};
+use selfplay::{expected_result, Data, Label};
 
 #[derive(Parser)]
 #[command(about = "Trains ox88's evaluation network on its self-play games")]
@@ -158,17 +158,13 @@ fn sample(r: &Record, label: Label, base: Base) -> Option<Sample> {
     Some(s)
 }
 
-fn sigmoid10(k: f64, v: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-k * v / 400.0))
-}
-
 /// The scale of the data's scores: the K that best predicts results from them.
 fn fit_k(samples: &[Sample]) -> f64 {
     let err = |k: f64| -> f64 {
         let (mut e, mut n) = (0.0, 0usize);
         for s in samples {
             if let Some(score) = s.score {
-                let d = s.result as f64 - sigmoid10(k, score as f64);
+                let d = s.result as f64 - expected_result(k, score as f64);
                 e += d * d;
                 n += 1;
             }
@@ -284,7 +280,7 @@ impl Net {
 
 fn target(s: &Sample, k: f64, lambda: f64) -> f32 {
     let white = match s.score {
-        Some(score) => lambda * s.result as f64 + (1.0 - lambda) * sigmoid10(k, score as f64),
+        Some(score) => lambda * s.result as f64 + (1.0 - lambda) * expected_result(k, score as f64),
         None => s.result as f64,
     } as f32;
     if s.white_to_move {

@@ -101,6 +101,12 @@ pub struct Game<'a> {
     pub records: &'a [Record],
 }
 
+/// The expected result of a score `v` (centipawns) on the scale `k` of the data's scores:
+/// `1 / (1 + 10^(-k v / 400))`, the tuner's prediction and the trainer's target blend.
+pub fn expected_result(k: f64, v: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * v / 400.0))
+}
+
 /// A record's game result and score from White's side.
 #[derive(Clone, Copy, Debug)]
 pub struct Label {

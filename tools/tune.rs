@@ -45,7 +45,7 @@ use std::path::PathBuf;
 
 #[path = "selfplay.rs"]
 mod selfplay;
-use selfplay::{Data, Label};
+use selfplay::{expected_result, Data, Label};
 
 #[derive(Parser)]
 #[command(about = "Fits the hand-written evaluation's weights to ox88's self-play games")]
@@ -315,13 +315,9 @@ fn eval(s: &Sample, p: &Params, tempo: f64, grad: Option<(&mut Params, f64)>) ->
     v
 }
 
-fn sigmoid(k: f64, v: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-k * v / 400.0))
-}
-
 fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
     match s.score {
-        Some(score) if lambda < 1.0 => lambda * s.result as f64 + (1.0 - lambda) * sigmoid(k, score as f64),
+        Some(score) if lambda < 1.0 => lambda * s.result as f64 + (1.0 - lambda) * expected_result(k, score as f64),
         _ => s.result as f64,
     }
 }
@@ -349,13 +345,13 @@ fn loss(
                         let y = target(s, k, lambda);
                         if want_grad {
                             let v = eval(s, p, tempo, None);
-                            let q = sigmoid(k, v);
+                            let q = expected_result(k, v);
                             sum += (q - y) * (q - y);
                             // d/dv (q - y)^2 = 2 (q - y) q (1 - q) ln10 k / 400
                             let d = 2.0 * (q - y) * q * (1.0 - q) * std::f64::consts::LN_10 * k / 400.0;
                             eval(s, p, tempo, Some((&mut g, d)));
                         } else {
-                            let q = sigmoid(k, eval(s, p, tempo, None));
+                            let q = expected_result(k, eval(s, p, tempo, None));
                             sum += (q - y) * (q - y);
                         }
                     }
