@@ -41,6 +41,22 @@ impl Clock {
 const DEFAULT_MOVES_TO_GO: i64 = 25;
 /// The smallest budget: enough for the search to finish depth 1 and return a legal move.
 const MIN_BUDGET_MS: i64 = 1;
+/// A larger `movestogo` counts as this many.
+const MAX_MOVES_TO_GO: i64 = 50;
+/// A `movetime` is cut by `MOVETIME_MARGIN_MS` plus its `1 / MOVETIME_MARGIN_DIV` (at most
+/// the overhead), for the reply to get out in time.
+const MOVETIME_MARGIN_MS: i64 = 5;
+const MOVETIME_MARGIN_DIV: i64 = 100;
+/// Quarters of the increment added to a move's share of the clock.
+const INC_QUARTERS: i64 = 3;
+/// The hard limit is this many soft limits...
+const HARD_PER_SOFT: i64 = 3;
+/// ...within `1 / HARD_CAP_DIV` of the clock, the soft one within `1 / SOFT_CAP_DIV`; on the
+/// last move before the time control within these tenths of it.
+const HARD_CAP_DIV: i64 = 2;
+const SOFT_CAP_DIV: i64 = 5;
+const LAST_MOVE_HARD_TENTHS: i64 = 9;
+const LAST_MOVE_SOFT_TENTHS: i64 = 6;
 
 fn ms(v: i64) -> Duration {
     Duration::from_millis(v.max(MIN_BUDGET_MS) as u64)
@@ -62,7 +78,7 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
     let overhead = overhead_ms.max(0);
     let movetime = clock.movetime.map(|m| {
         let m = m.max(0);
-        let margin = overhead.min(5 + m / 100);
+        let margin = overhead.min(MOVETIME_MARGIN_MS + m / MOVETIME_MARGIN_DIV);
         m.saturating_sub(margin)
     });
     let (time, inc, other) = match side {
@@ -74,12 +90,16 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
         let left = t.saturating_sub(overhead).max(0);
         let inc = inc.unwrap_or(0).max(0);
         // `movestogo 0` (or less) is no count at all: sudden death, as if it were absent.
-        let mtg = clock.movestogo.filter(|&m| m > 0).unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
+        let mtg = clock.movestogo.filter(|&m| m > 0).unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
         // The last move before the time control may use most of the clock; otherwise a low
         // clock is rebuilt from the increment rather than spent.
-        let (soft_cap, hard_cap) = if mtg == 1 { (left / 10 * 6, left / 10 * 9) } else { (left / 5, left / 2) };
-        let soft = (left / mtg).saturating_add(inc.saturating_mul(3) / 4).min(soft_cap);
-        let hard = soft.saturating_mul(3).min(hard_cap).max(soft);
+        let (soft_cap, hard_cap) = if mtg == 1 {
+            (left / 10 * LAST_MOVE_SOFT_TENTHS, left / 10 * LAST_MOVE_HARD_TENTHS)
+        } else {
+            (left / SOFT_CAP_DIV, left / HARD_CAP_DIV)
+        };
+        let soft = (left / mtg).saturating_add(inc.saturating_mul(INC_QUARTERS) / 4).min(soft_cap);
+        let hard = soft.saturating_mul(HARD_PER_SOFT).min(hard_cap).max(soft);
         (soft, hard)
     });
     match (movetime, from_clock) {
