@@ -141,7 +141,8 @@ fn evaluate_with<T: Trace, const REACH: bool>(
     }
     for c in [Color::White, Color::Black] {
         // Own king's pawn shield (middle game only).
-        let score = king_shield(pos, c, &pawn_entry, w, t) + passers_with_kings(pos, c, pawn_entry.passed[c.index()], w, t);
+        let score =
+            king_shield(pos, c, &pawn_entry, w, t) + passers_with_kings(pos, c, pawn_entry.passed[c.index()], w, t);
         total += score * sign(c);
     }
 
