@@ -18,6 +18,8 @@ use crate::zobrist::{piece_key, KEYS};
 
 mod castle;
 mod check;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use castle::CastlePath;
 
