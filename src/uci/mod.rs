@@ -314,6 +314,8 @@ pub fn run_stdio() -> Result<i32, String> {
                     return Ok(0);
                 }
                 if session.out.is_closed() {
+                    // Nobody reads any more: a task is stopped, not waited for.
+                    session.engine.stop();
                     break;
                 }
             }
