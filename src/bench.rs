@@ -3,6 +3,7 @@
 //! limit, so the node total is identical on every run and every machine; only the
 //! nodes/second line depends on the machine.
 
+use crate::engine::MAX_DEPTH;
 use crate::position::Position;
 use crate::search::{SearchLimits, Searcher, SharedControl};
 use std::io::Write;
@@ -53,11 +54,26 @@ pub const POSITIONS: [&str; 36] = [
 ];
 
 /// Runs the bench, writing one line per position and then, as the last two lines,
-/// `Nodes searched: N` and `Nodes/second: M`. Returns the node total.
+/// `Nodes searched: N` and `Nodes/second: M`. Returns the node total. A depth outside
+/// 1..=[`MAX_DEPTH`] (the search's own bound) is refused.
 pub fn run_to(depth: Option<u32>, out: &mut dyn Write) -> Result<u64, String> {
-    let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
+    run_controlled(depth, out, &SharedControl::default())
+}
+
+/// The depth a bench runs at: `depth` or the default, if within 1..=[`MAX_DEPTH`].
+pub fn check_depth(depth: Option<u32>) -> Result<u32, String> {
+    let depth = depth.unwrap_or(DEFAULT_DEPTH);
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(format!("depth {depth} refused: it must be between 1 and {MAX_DEPTH}"));
+    }
+    Ok(depth)
+}
+
+/// [`run_to`] under a control that can stop it: a stopped bench writes no total and returns
+/// an error, since the total of a cut-short search is no signature.
+pub fn run_controlled(depth: Option<u32>, out: &mut dyn Write, control: &SharedControl) -> Result<u64, String> {
+    let depth = check_depth(depth)?;
     let mut searcher = Searcher::new(16);
-    let control = SharedControl::default();
     let limits = SearchLimits { depth: Some(depth), multipv: 1, ..Default::default() };
     let mut total = 0u64;
     let start = Instant::now();
@@ -65,7 +81,10 @@ pub fn run_to(depth: Option<u32>, out: &mut dyn Write) -> Result<u64, String> {
         let pos = Position::from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         searcher.clear();
         let t = Instant::now();
-        let outcome = searcher.search(&pos, &[], &limits, &control, &mut |_| {});
+        let outcome = searcher.search(&pos, &[], &limits, control, &mut |_| {});
+        if control.stopped() {
+            return Err(format!("stopped at position {} of {}", i + 1, POSITIONS.len()));
+        }
         total += outcome.nodes;
         let best = outcome.best.map_or("0000".to_string(), |m| m.to_uci(pos.is_chess960()));
         writeln!(
@@ -88,6 +107,6 @@ pub fn run_to(depth: Option<u32>, out: &mut dyn Write) -> Result<u64, String> {
 
 /// `ox88 bench [depth]` on `out`.
 pub fn run(depth: Option<u32>, out: &mut dyn Write) -> Result<i32, String> {
-    run_to(depth, out)?;
+    run_to(depth, out).map_err(|e| format!("bench: {e}"))?;
     Ok(0)
 }

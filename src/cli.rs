@@ -220,7 +220,7 @@ fn cmd_perft(
 fn cmd_perftree(depth: u32, fen: &str, moves: Option<&str>) -> Result<i32, String> {
     let moves: Vec<String> = moves.map(|m| vec![m.to_string()]).unwrap_or_default();
     let mut pos = setup(Some(fen), &moves, false)?;
-    let parts = divide(&mut pos, depth);
+    let parts = divide(&mut pos, depth).map_err(|e| e.to_string())?;
     let out = Output::plain();
     for (m, n) in &parts {
         out.line(&format!("{} {n}", m.to_uci(pos.is_chess960())));

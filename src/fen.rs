@@ -25,6 +25,15 @@ pub enum FenError {
     MissingKing(Color),
     TooManyKings(Color),
     TooManyPieces(Color),
+    /// More than 8 pawns of one colour.
+    TooManyPawns(Color),
+    /// More queens, rooks, bishops and knights beyond the starting set than the missing pawns
+    /// could have promoted to.
+    TooManyPromoted {
+        color: Color,
+        promoted: u8,
+        pawns_missing: u8,
+    },
     PawnOnBackRank(Square),
     BadSideToMove(String),
     BadCastling(String),
@@ -51,6 +60,13 @@ impl fmt::Display for FenError {
             FenError::MissingKing(c) => write!(f, "no {} king", color_name(*c)),
             FenError::TooManyKings(c) => write!(f, "more than one {} king", color_name(*c)),
             FenError::TooManyPieces(c) => write!(f, "more than 16 {} pieces", color_name(*c)),
+            FenError::TooManyPawns(c) => write!(f, "more than 8 {} pawns", color_name(*c)),
+            FenError::TooManyPromoted { color, promoted, pawns_missing } => write!(
+                f,
+                "{} has more pieces than promotions can give (beyond the starting set: {promoted}; pawns \
+                 missing: {pawns_missing})",
+                color_name(*color)
+            ),
             FenError::PawnOnBackRank(s) => write!(f, "pawn on {s}, a first or last rank square"),
             FenError::BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', found '{s}'"),
             FenError::BadCastling(s) => write!(f, "bad castling field '{s}'"),
@@ -284,8 +300,34 @@ fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
         if kings[color.index()] == 0 {
             return Err(FenError::MissingKing(color));
         }
+        check_material(pos, color)?;
     }
     pos.seat_kings().map_err(FenError::MissingKing)
+}
+
+/// Refuses material no game can reach: more than 8 pawns, or more pieces beyond the starting
+/// set (a second queen, a third rook, ...) than pawns are missing. It keeps every move list
+/// (of fixed capacity 256) large enough: with such material the most legal moves known is
+/// 218 (Petrović's position of 1964), an exhaustive search in 2024 found no position with
+/// more, and `mv`'s tests search for one from the worst cases.
+fn check_material(pos: &Position, color: Color) -> Result<(), FenError> {
+    let mut count = [0u8; 6];
+    for i in 0..64u8 {
+        let p = pos.piece_at(Square::from_coords(i % 8, i / 8));
+        if p.is_some() && p.color() == color {
+            count[p.kind() as usize] += 1;
+        }
+    }
+    let pawns = count[Kind::Pawn as usize];
+    if pawns > 8 {
+        return Err(FenError::TooManyPawns(color));
+    }
+    let beyond = |kind: Kind, start: u8| count[kind as usize].saturating_sub(start);
+    let promoted = beyond(Kind::Queen, 1) + beyond(Kind::Rook, 2) + beyond(Kind::Bishop, 2) + beyond(Kind::Knight, 2);
+    if promoted > 8 - pawns {
+        return Err(FenError::TooManyPromoted { color, promoted, pawns_missing: 8 - pawns });
+    }
+    Ok(())
 }
 
 fn parse_castling(pos: &mut Position, field: &str, mut repairs: Option<&mut Vec<FenRepair>>) -> Result<(), FenError> {
@@ -488,6 +530,29 @@ mod tests {
         assert_eq!(err("4k3/8/8/8/8/8/8/3K3R w K - 0 1"), CastlingContradictsPieces('K'));
         assert_eq!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1"), RankCount(9));
         assert_eq!(err("QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K6k w - - 0 1"), TooManyPieces(Color::White));
+    }
+
+    #[test]
+    fn material_no_game_can_reach_is_refused() {
+        use FenError::*;
+        assert_eq!(err("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1"), TooManyPawns(Color::White));
+        assert_eq!(err("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1"), TooManyPawns(Color::Black));
+        let nine_queens = "k7/8/8/8/QQQQQQQQ/Q7/P7/4K3 w - - 0 1";
+        assert_eq!(err(nine_queens), TooManyPromoted { color: Color::White, promoted: 8, pawns_missing: 7 });
+        assert_eq!(
+            err("nnnk4/pppppppp/8/8/8/8/8/4K3 b - - 0 1"),
+            TooManyPromoted { color: Color::Black, promoted: 1, pawns_missing: 0 }
+        );
+        assert!(err(nine_queens).to_string().contains("beyond the starting set: 8; pawns missing: 7"));
+        // Exactly what the missing pawns allow is fine: 9 queens without pawns, a third
+        // knight beside 7 pawns, two promoted rooks and a bishop beside 5.
+        for fen in [
+            "kn6/pp6/8/8/QQQQQQQQ/Q7/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/PPPPPPP1/NNNK4 w - - 0 1",
+            "4k3/8/8/8/8/8/PPPPP3/RRRRBBBK w - - 0 1",
+        ] {
+            assert!(Position::from_fen(fen).is_ok(), "{fen}");
+        }
     }
 
     #[test]

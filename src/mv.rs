@@ -180,7 +180,8 @@ impl fmt::Debug for Move {
     }
 }
 
-/// Capacity of a [`MoveList`]; no legal chess position has more than 218 moves.
+/// Capacity of a [`MoveList`]. The FEN reader refuses material no game can reach, and with
+/// reachable material no position is known to have more than 218 moves (see the tests).
 pub const MAX_MOVES: usize = 256;
 
 /// A fixed-capacity list of moves that lives on the stack.
@@ -197,7 +198,9 @@ impl MoveList {
 
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        // A legal position never exceeds 218 moves, so this only guards against corrupt state.
+        // Every position the engine accepts fits (see `MAX_MOVES`): the bound check only keeps
+        // memory safe, and debug builds say loudly if that reasoning ever fails.
+        debug_assert!(self.len < MAX_MOVES, "move list full: more than {MAX_MOVES} moves");
         if self.len < MAX_MOVES {
             self.moves[self.len] = MaybeUninit::new(m);
             self.len += 1;
@@ -294,6 +297,99 @@ mod tests {
         assert_eq!(Move::castle(sq("f1"), sq("h1")).to_uci(false), "f1h1");
         assert_eq!(Move::castle(sq("g1"), sq("h1")).to_uci(false), "g1h1");
         assert!(Move::en_passant(sq("e5"), sq("d6")).is_capture());
+    }
+
+    /// Hill-climbs for a position with more legal moves than a list holds, from the most
+    /// crowded positions known: a piece moved, changed or taken off, or one added, is kept when
+    /// the FEN reader accepts the result and White's move count does not fall.
+    #[test]
+    fn no_position_the_fen_reader_accepts_has_more_moves_than_a_list_holds() {
+        use crate::position::Position;
+        use rand::{rngs::StdRng, Rng, SeedableRng};
+        // Published: Nenad Petrović (1964), 218 legal moves, the most known in any position.
+        const PETROVIC: &str = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
+        const MOST_KNOWN: usize = 218;
+        let moves = |fen: &str| {
+            let pos = Position::from_fen(fen).ok()?;
+            let n = pos.legal_moves().len();
+            // The counter does not go through a list: it would see a list that dropped moves.
+            assert_eq!(pos.count_legal_moves(), n as u64, "{fen}");
+            Some(n)
+        };
+        assert_eq!(moves(PETROVIC), Some(MOST_KNOWN));
+        let starts = [
+            PETROVIC,
+            // Promotions with captures on every file, and a queen for each missing pawn.
+            "1n1n1n1n/PPPPPPPP/8/8/8/8/pp6/kBNNQKBR w - - 0 1",
+            "3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/3Q4/pp6/kBN1K2R w - - 0 1",
+        ];
+        let letters = b"PNBRQKpnbrqk";
+        let mut rng = StdRng::seed_from_u64(218);
+        let mut most = 0;
+        for start in starts {
+            let mut board = board_of(start);
+            let mut best = moves(start).unwrap_or_else(|| panic!("start {start} is refused"));
+            for _ in 0..4000 {
+                let mut next = board;
+                let (a, b) = (rng.gen_range(0..64), rng.gen_range(0..64));
+                match rng.gen_range(0..3) {
+                    0 => next.swap(a, b),
+                    1 => next[a] = letters[rng.gen_range(0..letters.len())],
+                    _ => next[a] = b'.',
+                }
+                let fen = fen_of(&next);
+                if let Some(n) = moves(&fen).filter(|&n| n >= best) {
+                    (board, best) = (next, n);
+                }
+            }
+            assert!(best <= MOST_KNOWN, "{} has {best} moves", fen_of(&board));
+            most = most.max(best);
+        }
+        assert!(most >= 200, "the climb should stay among the crowded positions ({most})");
+    }
+
+    /// The placement of a FEN as 64 letters, a8 first, '.' for an empty square.
+    fn board_of(fen: &str) -> [u8; 64] {
+        let mut board = [b'.'; 64];
+        let mut i = 0;
+        for c in fen.split(' ').next().unwrap_or("").bytes() {
+            match c {
+                b'/' => {}
+                b'1'..=b'8' => i += usize::from(c - b'0'),
+                _ => {
+                    board[i] = c;
+                    i += 1;
+                }
+            }
+        }
+        board
+    }
+
+    /// A FEN with White to move and no rights for `board_of`'s letters.
+    fn fen_of(board: &[u8; 64]) -> String {
+        let ranks: Vec<String> = board
+            .chunks(8)
+            .map(|rank| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for &c in rank {
+                    if c == b'.' {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        text.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    text.push(char::from(c));
+                }
+                if empty > 0 {
+                    text.push(char::from(b'0' + empty));
+                }
+                text
+            })
+            .collect();
+        format!("{} w - - 0 1", ranks.join("/"))
     }
 
     #[test]

@@ -6,6 +6,10 @@
 //! (root move, reply) pair is a task, handed out in generation order, so the root moves finish
 //! roughly in order and [`divide_with`] can report each as soon as its last task is done. A
 //! [`PerftControl`] lets another thread watch the progress and stop the count.
+//!
+//! Every count recurses once per ply, so its depth is bounded by [`MAX_PERFT_DEPTH`]: at that
+//! depth the recursion takes about a hundred kilobytes of stack, well inside the 2 MB of any
+//! thread, and every entry point refuses a deeper count with [`PerftError::TooDeep`].
 
 pub mod suite;
 pub mod table;
@@ -22,8 +26,32 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use table::{PerftTable, PerftTableError};
 
+/// The deepest count any entry point accepts. A tree with two moves at every ply has 2^64
+/// leaves at this depth, more than the count holds, so beyond it only a tree that is nearly a
+/// single line could ever be counted; refusing those costs nothing, and it keeps the recursion
+/// within a small, fixed stack.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
+/// [`PerftError::TooDeep`] for a depth beyond [`MAX_PERFT_DEPTH`].
+pub fn check_depth(depth: u32) -> Result<(), PerftError> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(PerftError::TooDeep { depth });
+    }
+    Ok(())
+}
+
 /// Leaf count of the legal move tree `depth` plies deep (bulk counting at the last ply).
+///
+/// # Panics
+///
+/// If `depth` is beyond [`MAX_PERFT_DEPTH`] (input is checked first with [`check_depth`]):
+/// a clear message rather than a stack overflow.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    assert!(depth <= MAX_PERFT_DEPTH, "perft depth {depth} is beyond the bound of {MAX_PERFT_DEPTH}");
+    perft_plain(pos, depth)
+}
+
+fn perft_plain(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -39,24 +67,25 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     let mut nodes = 0;
     for &m in moves.iter() {
         let undo = pos.make_from(m, &snapshot);
-        nodes += perft(pos, depth - 1);
+        nodes += perft_plain(pos, depth - 1);
         pos.unmake(m, &undo);
     }
     nodes
 }
 
 /// Perft split by root move, in generation order.
-pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide(pos: &mut Position, depth: u32) -> Result<Vec<(Move, u64)>, PerftError> {
+    check_depth(depth)?;
     let moves = pos.legal_moves();
-    moves
+    Ok(moves
         .iter()
         .map(|&m| {
             let undo = pos.make(m);
-            let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+            let n = if depth <= 1 { 1 } else { perft_plain(pos, depth - 1) };
             pos.unmake(m, &undo);
             (m, n)
         })
-        .collect()
+        .collect())
 }
 
 /// How [`perft_with`] and [`divide_with`] count: `hash_mb` megabytes of table (0: none) and
@@ -78,6 +107,10 @@ impl Default for PerftOptions {
 pub enum PerftError {
     /// [`PerftControl::stop`] was called before the count was complete.
     Interrupted,
+    /// A depth beyond [`MAX_PERFT_DEPTH`].
+    TooDeep {
+        depth: u32,
+    },
     Table(PerftTableError),
 }
 
@@ -85,6 +118,11 @@ impl std::fmt::Display for PerftError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PerftError::Interrupted => write!(f, "perft interrupted"),
+            PerftError::TooDeep { depth } => write!(
+                f,
+                "perft depth {depth} refused: the bound is {MAX_PERFT_DEPTH} (a tree with two moves a ply has \
+                 more leaves at that depth than a 64-bit count holds)"
+            ),
             PerftError::Table(e) => e.fmt(f),
         }
     }
@@ -168,6 +206,7 @@ pub fn perft_controlled(
     options: &PerftOptions,
     control: &PerftControl,
 ) -> Result<u64, PerftError> {
+    check_depth(depth)?;
     if depth == 0 {
         return Ok(1);
     }
@@ -184,6 +223,7 @@ pub fn divide_with(
     control: &PerftControl,
     on_root: impl FnMut(Move, u64),
 ) -> Result<Vec<(Move, u64)>, PerftError> {
+    check_depth(depth)?;
     if depth == 0 {
         return Ok(Vec::new());
     }
@@ -201,6 +241,7 @@ pub fn divide_in(
     control: &PerftControl,
     mut on_root: impl FnMut(Move, u64),
 ) -> Result<Vec<(Move, u64)>, PerftError> {
+    check_depth(depth)?;
     if depth == 0 {
         return Ok(Vec::new());
     }
@@ -371,7 +412,7 @@ mod tests {
         // Published: chessprogramming.org "Perft Results", initial position.
         let mut pos = Position::startpos();
         assert_eq!(perft(&mut pos, 4), 197_281);
-        let split = divide(&mut pos, 3);
+        let split = divide(&mut pos, 3).unwrap();
         assert_eq!(split.len(), 20);
         assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 8_902);
     }
@@ -420,6 +461,36 @@ mod tests {
                 pos.unmake(m, &undo);
             }
         }
+    }
+
+    /// Both kings shuffle between two corner squares and nothing else can move: every pawn is
+    /// blocked head-on with nothing to take, and each bishop is hemmed in by its own pawns. So
+    /// every ply has one legal move, the count is 1 at any depth, and the recursion really goes
+    /// that deep.
+    pub(crate) const ONE_LINE: &str = "4b2k/3pPp1p/3P1P1P/8/8/p1p1p3/P1PpP3/K2B4 w - - 0 1";
+
+    #[test]
+    fn every_entry_counts_a_single_line_at_the_bound_and_refuses_beyond_it() {
+        let pos = Position::from_fen(ONE_LINE).unwrap();
+        for depth in [1, 2, 3, 10, MAX_PERFT_DEPTH] {
+            assert_eq!(perft(&mut pos.clone(), depth), 1, "depth {depth}");
+            let parts = divide(&mut pos.clone(), depth).unwrap();
+            assert_eq!(parts.iter().map(|(m, n)| (m.to_string(), *n)).collect::<Vec<_>>(), [("a1b1".into(), 1)]);
+            for options in [PerftOptions::default(), PerftOptions { hash_mb: 1, threads: 2 }] {
+                assert_eq!(perft_with(&pos, depth, &options), Ok(1), "depth {depth} {options:?}");
+            }
+        }
+        for depth in [MAX_PERFT_DEPTH + 1, 3000, u32::MAX] {
+            fn refused<T>(r: Result<T, PerftError>, depth: u32) -> bool {
+                matches!(r, Err(PerftError::TooDeep { depth: d }) if d == depth)
+            }
+            assert!(refused(divide(&mut pos.clone(), depth), depth), "divide {depth}");
+            assert!(refused(perft_with(&pos, depth, &PerftOptions::default()), depth), "perft_with {depth}");
+            let table = PerftTable::with_buckets(16).unwrap();
+            let split = divide_in(&pos, depth, 2, Some(&table), &PerftControl::new(), |_, _| {});
+            assert!(refused(split, depth), "divide_in {depth}");
+        }
+        assert!(PerftError::TooDeep { depth: 3000 }.to_string().contains("bound is 64"));
     }
 
     #[test]

@@ -242,6 +242,45 @@ mod tests {
     }
 
     #[test]
+    fn any_clock_values_give_a_budget_without_overflow() {
+        let extremes = [None, Some(i64::MIN), Some(-1), Some(0), Some(1), Some(i64::MAX / 3), Some(i64::MAX)];
+        let mut budgets = 0;
+        for &time in &extremes {
+            for &inc in &extremes {
+                for &other in &extremes {
+                    for mtg in [None, Some(i64::MIN), Some(0), Some(1), Some(i64::MAX)] {
+                        for movetime in [None, Some(i64::MIN), Some(0), Some(i64::MAX)] {
+                            let c = Clock { wtime: time, btime: other, winc: inc, binc: inc, movestogo: mtg, movetime };
+                            for overhead in [i64::MIN, 0, i64::MAX] {
+                                let b = budget(&c, Color::White, overhead);
+                                assert!(b.soft <= b.hard, "{c:?} {overhead}: {b:?}");
+                                // No sum wrapped round: no time gives a move at once, plenty
+                                // gives a long think.
+                                let day = Duration::from_secs(86_400);
+                                match (time, movetime) {
+                                    (Some(t), None) if t <= 0 => assert_eq!(b.hard, Some(ms(1)), "{c:?}"),
+                                    (Some(i64::MAX), None) if overhead < i64::MAX => {
+                                        assert!(b.soft.is_some_and(|s| s > day), "{c:?} {overhead}: {b:?}")
+                                    }
+                                    _ => {}
+                                }
+                                // The searches that use it scale and compare the budget.
+                                let mut stop = SoftStop::new(b, Move::NONE);
+                                let _ = stop.after_iteration(Move::NONE, -INFINITY, 2.0, 1, 99, Duration::MAX);
+                                budgets += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(budgets, 7 * 7 * 7 * 5 * 4 * 3);
+        // The largest clock still leaves a move that comes: the hard limit is finite.
+        let c = Clock { wtime: Some(i64::MAX), movestogo: Some(1), ..Clock::default() };
+        assert!(budget(&c, Color::White, 0).hard.is_some_and(|h| h < Duration::MAX));
+    }
+
+    #[test]
     fn uses_the_clock_of_the_side_to_move() {
         let c = Clock { wtime: Some(10_000), ..Clock::default() };
         let (s, h) = get(budget(&c, Color::White, 30));

@@ -20,8 +20,12 @@ const _: () = assert!(TB_WIN < MATE_BOUND && TB_WIN_BOUND > 20_000);
 pub const INFINITY: i32 = MATE + 1;
 /// The deepest ply a search reaches (stacks are sized by it).
 pub const MAX_PLY: usize = 128;
-/// The longest mate `go mate` may ask for: its `2n - 1` plies fit below [`MAX_PLY`].
-pub const MAX_MATE_MOVES: u32 = (MAX_PLY as u32 - 1) / 2;
+/// The deepest iteration a search runs (its root clamps every depth to this), which leaves
+/// plies of the search's stack for extensions and quiescence.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 8;
+/// The longest mate `go mate` may ask for: a mate in `n` moves is `2n - 1` plies deep, and
+/// those fit in [`MAX_DEPTH`].
+pub const MAX_MATE_MOVES: u32 = MAX_DEPTH.div_ceil(2);
 /// The largest static evaluation: one short of the tablebase and mate ranges, so that no
 /// evaluation is ever read as a won or lost position.
 pub const EVAL_LIMIT: i32 = TB_WIN_BOUND - 1;

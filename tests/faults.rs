@@ -724,8 +724,10 @@ fn edge_go_perft_and_bench_do_not_block_isready_stop_or_quit() {
     if e.wait_for(Duration::from_secs(2), "bestmove").is_none() {
         e.fail("stop does not end go perft");
     }
+    // `quit` lets a task finish (tests/input_limits.rs), so `stop` ends these long ones first.
     e.send("go perft 7");
     std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
     let code = e.finish(true, Duration::from_secs(1));
     assert_eq!(code, 0);
 
@@ -737,6 +739,7 @@ fn edge_go_perft_and_bench_do_not_block_isready_stop_or_quit() {
         Some((at, _)) if at.duration_since(sent) <= answer => {}
         _ => e.fail("isready during bench is not answered"),
     }
+    e.send("stop");
     let code = e.finish(true, Duration::from_secs(1));
     assert_eq!(code, 0);
 }

@@ -16,6 +16,12 @@
 //!   (if it is legal) is sent as one.
 //! * Anything that changes what a search works on (`set_position`, `new_game`, `go`, `Hash`,
 //!   `Clear Hash`, `perft`) first stops a running search and waits for its best move.
+//! * A task (`go perft`, `bench`) ends when it is done or at `stop`. `shutdown` (`quit`, the
+//!   end of input) waits for a task to finish, so that a script that sends a command and then
+//!   `quit` gets its output; a search, in contrast, is stopped at once and sends its best move.
+//! * Every number of `go` is brought into the range the search can use ([`MAX_DEPTH`],
+//!   [`MAX_MATE`]); [`GoParams::adjustments`] names each value changed, for the text layer to
+//!   tell.
 //! * Nothing waits by polling: the threads sleep on the search's [`SharedControl`] or on a
 //!   channel until what they wait for happens.
 
@@ -40,6 +46,8 @@ use std::time::Duration;
 
 /// Stack of the search thread: deep recursion must not overflow.
 const SEARCH_STACK_BYTES: usize = 32 << 20;
+
+pub use crate::value::{MAX_DEPTH, MAX_MATE_MOVES as MAX_MATE};
 
 /// What the engine tells the outside world.
 #[derive(Clone, Debug)]
@@ -80,6 +88,55 @@ impl GoParams {
     /// No limit at all: a bare `go`, which searches until `stop` like `go infinite`.
     fn is_unlimited(&self) -> bool {
         !self.clock.is_timed() && self.depth.is_none() && self.nodes.is_none() && self.mate.is_none()
+    }
+
+    /// `depth`, `mate` and `nodes` as the search uses them.
+    fn bounded(&self) -> (Option<u32>, Option<u32>, Option<u64>) {
+        (
+            self.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+            self.mate.map(|m| m.clamp(1, MAX_MATE)),
+            self.nodes.map(|n| n.max(1)),
+        )
+    }
+
+    /// Each value [`Engine::go`] changes to bring it into the range the search can use. The
+    /// clock fields are used as they are: the time manager reads any `i64` (negative or huge)
+    /// without overflow.
+    pub fn adjustments(&self) -> Vec<Adjustment> {
+        let (depth, mate, nodes) = self.bounded();
+        let mut out = Vec::new();
+        let mut note = |field, given: Option<u64>, used: Option<u64>, max| {
+            if let (Some(given), Some(used)) = (given, used) {
+                if given != used {
+                    out.push(Adjustment { field, given, used, min: 1, max });
+                }
+            }
+        };
+        note("depth", self.depth.map(u64::from), depth.map(u64::from), u64::from(MAX_DEPTH));
+        note("mate", self.mate.map(u64::from), mate.map(u64::from), u64::from(MAX_MATE));
+        note("nodes", self.nodes, nodes, u64::MAX);
+        out
+    }
+}
+
+/// A `go` value outside the range the search can use, and the value used instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjustment {
+    pub field: &'static str,
+    pub given: u64,
+    pub used: u64,
+    pub min: u64,
+    pub max: u64,
+}
+
+impl fmt::Display for Adjustment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Adjustment { field, given, used, min, max } = self;
+        if *max == u64::MAX {
+            write!(f, "{field} {given} is below {min}: using {used}")
+        } else {
+            write!(f, "{field} {given} is outside {min}-{max}: using {used}")
+        }
     }
 }
 
@@ -391,10 +448,11 @@ impl Engine {
         for text in &params.searchmoves {
             searchmoves.push(self.pos.parse_uci_move(text).map_err(EngineError::SearchMove)?);
         }
-        // The search brings depth and mate into its range. Without a depth, `go mate`
-        // searches until it finds the mate (the search's own bound): pruning may hide a mate
-        // in m at depth 2m - 1, so that depth is no limit.
-        let (depth, mate) = (params.depth, params.mate);
+        // Every number a parser accepts is brought into the range the search can use: no
+        // mate is longer than the deepest line, no search deeper than the stack. Without a
+        // depth, `go mate` searches until it finds the mate (the search's own bound): pruning
+        // may hide a mate in m at depth 2m - 1, so that depth is no limit.
+        let (depth, mate, nodes) = params.bounded();
         // `infinite` wins over every clock field: no best move until `stop`.
         let time = if params.infinite {
             TimeBudget::default()
@@ -403,7 +461,7 @@ impl Engine {
         };
         let mut limits = SearchLimits {
             depth,
-            nodes: params.nodes.map(|n| n.max(1)),
+            nodes,
             mate,
             searchmoves,
             multipv: self.options.multipv,
@@ -485,16 +543,16 @@ impl Engine {
         }
     }
 
-    /// Stops the search and waits at most `limit` for its best move (for `quit`); false if it
-    /// did not come. A task (perft, bench) is not waited for.
+    /// For `quit` and the end of input: lets a task (perft, bench) finish, so that its output
+    /// is all written, or stops a search and waits at most `limit` for its best move; false if
+    /// that did not come.
     pub fn shutdown(&mut self, limit: Duration) -> bool {
-        self.stop();
-        let Some(r) = &self.running else { return true };
-        if r.answer.is_none() {
-            // A task owes no answer: leaving ends it.
-            self.running = None;
+        if self.running.as_ref().is_some_and(|r| r.answer.is_none()) {
+            self.wait();
             return true;
         }
+        self.stop();
+        let Some(r) = &self.running else { return true };
         match r.done.recv_timeout(limit) {
             Ok(()) | Err(RecvTimeoutError::Disconnected) => {
                 self.running = None;
@@ -506,8 +564,8 @@ impl Engine {
 
     /// Runs `work` on the current position on a thread of its own, as a search runs (a
     /// running search is stopped first): `go`, `position` and the rest wait for it, while
-    /// `isready` and `quit` are answered at once. For `go perft` and `bench`, which send no
-    /// best move; `on_stop` is how `stop` ends the task (`bench` has none and runs out).
+    /// `isready` is answered at once and `quit` waits for the task to finish. For `go perft`
+    /// and `bench`, which send no best move; `on_stop` is how `stop` ends the task.
     pub fn run_task(&mut self, work: impl FnOnce(&Position) + Send + 'static, on_stop: Option<Box<dyn Fn() + Send>>) {
         self.stop();
         self.wait();
@@ -535,6 +593,8 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
+        // Nobody is left to read a task's output: stop it rather than wait for it.
+        self.stop();
         let _ = self.shutdown(Duration::from_secs(1));
     }
 }

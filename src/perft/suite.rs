@@ -1,10 +1,11 @@
 //! Perft suites: reading them, and checking every position on all threads.
 //!
 //! Suites are read from EPD lines (`FEN ;D1 20 ;D2 400 ...`) or from python-chess `.perft`
-//! blocks (`id`, `epd`, `perft <depth> <count>` lines).
+//! blocks (`id`, `epd`, `perft <depth> <count>` lines). A depth beyond [`MAX_PERFT_DEPTH`] is
+//! refused where it is read, with its line.
 
 use super::table::{PerftTable, PerftTableError};
-use super::{count, root_salt, PerftControl, PerftOptions, Walk};
+use super::{count, root_salt, PerftControl, PerftOptions, Walk, MAX_PERFT_DEPTH};
 use crate::position::Position;
 use crate::FenError;
 use std::fmt;
@@ -55,7 +56,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, SuiteParseError> {
                 parts.next().and_then(|d| d.parse().ok()).ok_or_else(|| err(format!("bad depth in '{line}'")))?;
             let count =
                 parts.next().and_then(|c| c.parse().ok()).ok_or_else(|| err(format!("bad count in '{line}'")))?;
-            case.expected.push((depth, count));
+            case.expected.push((checked_depth(depth).map_err(err)?, count));
         } else {
             let mut fields = line.split(';');
             let fen = fields.next().unwrap_or("").trim().to_string();
@@ -73,12 +74,19 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, SuiteParseError> {
                     .ok_or_else(|| err(format!("bad depth field '{field}'")))?;
                 let count =
                     parts.next().and_then(|c| c.parse().ok()).ok_or_else(|| err(format!("bad count in '{field}'")))?;
-                expected.push((depth, count));
+                expected.push((checked_depth(depth).map_err(err)?, count));
             }
             cases.push(PerftCase { name: None, fen, expected });
         }
     }
     Ok(cases)
+}
+
+fn checked_depth(depth: u32) -> Result<u32, String> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(format!("depth {depth} is beyond the perft bound of {MAX_PERFT_DEPTH}"));
+    }
+    Ok(depth)
 }
 
 /// One depth of one position that did not match.
@@ -101,11 +109,14 @@ pub struct SuiteReport {
     pub skipped: usize,
     pub mismatches: Vec<Mismatch>,
     pub fen_errors: Vec<(String, FenError)>,
+    /// (FEN, depth) of checks beyond [`MAX_PERFT_DEPTH`] (only from cases not read by
+    /// [`parse_suite`], which refuses them): not counted, and the run does not pass.
+    pub too_deep: Vec<(String, u32)>,
 }
 
 impl SuiteReport {
     pub fn passed(&self) -> bool {
-        self.mismatches.is_empty() && self.fen_errors.is_empty() && !self.interrupted
+        self.mismatches.is_empty() && self.fen_errors.is_empty() && self.too_deep.is_empty() && !self.interrupted
     }
 }
 
@@ -134,7 +145,7 @@ pub fn run_suite_with(
 /// What one position's checks found.
 enum CaseResult {
     BadFen(FenError),
-    Checked { checks: Vec<(u32, u64, u64)>, skipped: usize },
+    Checked { checks: Vec<(u32, u64, u64)>, skipped: usize, too_deep: Vec<u32> },
 }
 
 enum Event {
@@ -188,9 +199,10 @@ pub fn run_suite_in(
         match result {
             None => {}
             Some(CaseResult::BadFen(e)) => report.fen_errors.push((case.fen.clone(), e)),
-            Some(CaseResult::Checked { checks, skipped }) => {
+            Some(CaseResult::Checked { checks, skipped, too_deep }) => {
                 report.positions += 1;
                 report.skipped += skipped;
+                report.too_deep.extend(too_deep.into_iter().map(|d| (case.fen.clone(), d)));
                 for (depth, expected, found) in checks {
                     report.checks += 1;
                     report.nodes += found;
@@ -219,9 +231,14 @@ fn check_case(
     let walk = Walk { table, salt: root_salt(&pos), stop: control };
     let mut checks = Vec::new();
     let mut skipped = 0;
+    let mut too_deep = Vec::new();
     for &(depth, expected) in &case.expected {
         if expected > max_nodes {
             skipped += 1;
+            continue;
+        }
+        if depth > MAX_PERFT_DEPTH {
+            too_deep.push(depth);
             continue;
         }
         let found = count(&mut pos, depth, &walk);
@@ -232,7 +249,7 @@ fn check_case(
         checks.push((depth, expected, found));
         let _ = events.send(Event::Checked(expected));
     }
-    CaseResult::Checked { checks, skipped }
+    CaseResult::Checked { checks, skipped, too_deep }
 }
 
 #[cfg(test)]
@@ -249,5 +266,24 @@ mod tests {
         assert_eq!(cases[1].name.as_deref(), Some("kiwipete"));
         assert_eq!(cases[1].expected, vec![(1, 48)]);
         assert!(parse_suite("8/8/8/8/8/8/8/8 w - - ;Dx 5").is_err());
+    }
+
+    #[test]
+    fn a_depth_beyond_the_bound_is_refused_with_its_line_and_the_bound_is_checked() {
+        let one_line = crate::perft::tests::ONE_LINE;
+        let beyond = MAX_PERFT_DEPTH + 1;
+        for text in [format!("{one_line} ;D1 1 ;D{beyond} 1"), format!("# x\nepd {one_line}\nperft 3000 1\n")] {
+            let e = parse_suite(&text).expect_err(&text);
+            assert!(e.message.contains("beyond the perft bound of 64"), "{e}");
+            assert_eq!(e.line, if text.starts_with('#') { 3 } else { 1 });
+        }
+        // At the bound every thread recurses that deep (one legal move a ply: 1 leaf).
+        let cases = parse_suite(&format!("{one_line} ;D1 1 ;D{MAX_PERFT_DEPTH} 1")).unwrap();
+        let report = run_suite_in(&cases, u64::MAX, false, 2, None, &PerftControl::new(), |_| {});
+        assert!(report.passed() && report.checks == 2, "{report:?}");
+        // A case built in code cannot slip past the bound either.
+        let deep = [PerftCase { name: None, fen: one_line.into(), expected: vec![(beyond, 1)] }];
+        let report = run_suite(&deep, u64::MAX, false, |_| {});
+        assert_eq!((report.passed(), report.checks, report.too_deep.len()), (false, 0, 1));
     }
 }

@@ -73,6 +73,8 @@ impl ScoredList {
 impl MoveSink for ScoredList {
     #[inline(always)]
     fn push(&mut self, mv: Move) {
+        // As `MoveList::push`: every accepted position fits, and debug builds check it.
+        debug_assert!(self.len < MAX_MOVES, "move list full: more than {MAX_MOVES} moves");
         if self.len < MAX_MOVES {
             self.entries[self.len] = MaybeUninit::new(ScoredMove { mv, score: 0 });
             self.len += 1;

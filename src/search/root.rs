@@ -15,7 +15,7 @@ use crate::nnue::NETWORK;
 use crate::position::Position;
 use crate::strength::Strength;
 use crate::time::SoftStop;
-use crate::value::{Bound, Score, INFINITY, MATE, MATE_BOUND, MAX_MATE_MOVES, MAX_PLY};
+use crate::value::{Bound, Score, INFINITY, MATE, MATE_BOUND, MAX_DEPTH, MAX_MATE_MOVES, MAX_PLY};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -72,10 +72,10 @@ impl Worker<'_> {
         let mate_plies = mate.map(|n| 2 * n as i32 - 1);
         let max_depth = match (limits.depth, mate) {
             (Some(d), _) => d,
-            (None, Some(n)) => (4 * n + 4).min(MAX_PLY as u32 - 8),
-            _ => MAX_PLY as u32 - 8,
+            (None, Some(n)) => (4 * n + 4).min(MAX_DEPTH),
+            _ => MAX_DEPTH,
         }
-        .clamp(1, MAX_PLY as u32 - 8);
+        .clamp(1, MAX_DEPTH);
 
         let mut soft_stop = SoftStop::new(limits.time, root[0].mv);
         // The depth being searched and the first move of the last line reported.

@@ -14,7 +14,7 @@ pub use options::{table as option_table, OptionKind, Setting, UciOption};
 pub use parse::{parse_command, Command, UciError};
 
 use crate::engine::{Engine, EventSink, GoParams};
-use crate::perft::{divide_with, PerftControl, PerftOptions};
+use crate::perft::{check_depth, divide_with, PerftControl, PerftOptions};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -226,10 +226,14 @@ impl Session {
                     self.info_string(&format!("searchmoves: '{m}' is not a legal move here; left out"));
                 }
                 params.searchmoves = legal;
+                for adjustment in params.adjustments() {
+                    self.info_string(&format!("go {adjustment}"));
+                }
                 self.wdl_material.store(crate::wdl::material(pos), Ordering::SeqCst);
                 self.engine.go(&params)?
             }
             Command::Perft(depth) => {
+                check_depth(depth).map_err(UciError::Perft)?;
                 let (out, chess960, debug) = (self.out.clone(), self.chess960(), self.debug);
                 // `go perft` counts with the `Hash` and `Threads` of the search.
                 let options =
@@ -271,20 +275,24 @@ impl Session {
                 self.out.line(&format!("Static evaluation: {v:+} cp (White's point of view)"));
             }
             Command::Bench(depth) => {
+                crate::bench::check_depth(depth).map_err(UciError::Bench)?;
                 let mut out = self.out.clone();
+                let control = Arc::new(crate::search::SharedControl::default());
+                let stop = Arc::clone(&control);
                 let work = move |_: &crate::position::Position| {
-                    if let Err(e) = crate::bench::run_to(depth, &mut out) {
+                    if let Err(e) = crate::bench::run_controlled(depth, &mut out, &control) {
                         out.line(&format!("info string {}", UciError::Bench(e)));
                     }
                     let _ = out.flush();
                 };
-                self.engine.run_task(work, None);
+                self.engine.run_task(work, Some(Box::new(move || stop.request_stop())));
             }
         }
         Ok(Flow::Continue)
     }
 
-    /// Stops a running search (its best move is still sent) and lets it end.
+    /// Stops a running search (its best move is still sent) and lets it end; a running task
+    /// (`go perft`, `bench`) is let finish, so that its output is complete.
     pub fn quit(&mut self) {
         let _ = self.engine.shutdown(Duration::from_secs(2));
     }
@@ -306,6 +314,8 @@ pub fn run_stdio() -> Result<i32, String> {
                     return Ok(0);
                 }
                 if session.out.is_closed() {
+                    // Nobody reads any more: a task is stopped, not waited for.
+                    session.engine.stop();
                     break;
                 }
             }

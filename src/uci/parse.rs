@@ -17,6 +17,7 @@
 //!   `value` means the empty string (vampirc: no value).
 
 use crate::engine::{EngineError, GoParams, StartPosition};
+use crate::perft::PerftError;
 use std::fmt;
 use vampirc_uci::UciMessage;
 
@@ -86,6 +87,7 @@ pub enum UciError {
     },
     Engine(EngineError),
     Bench(String),
+    Perft(PerftError),
 }
 
 impl fmt::Display for UciError {
@@ -112,6 +114,7 @@ impl fmt::Display for UciError {
             }
             UciError::Engine(e) => write!(f, "{e}"),
             UciError::Bench(e) => write!(f, "bench: {e}"),
+            UciError::Perft(e) => write!(f, "{e}"),
         }
     }
 }
