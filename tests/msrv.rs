@@ -267,8 +267,8 @@ fn the_readme_names_the_declared_version() {
     assert_eq!(named, [declared.as_str()], "README.md's 'Stable Rust ≥ X' lines against Cargo.toml's rust-version");
 }
 
-/// A tiny graph in cargo metadata's shape: the workspace, and packages older, equal, newer
-/// (`1.10` is newer than `1.9`), with a three-part version, and without one.
+/// A tiny graph in cargo metadata's shape: the workspace and packages that declare a version
+/// or none.
 fn graph(own: &str, mailbox: &str, others: &[(&str, Option<&str>)]) -> String {
     let package = |name: &str, id: &str, rv: Option<&str>| {
         let rv = rv.map_or("null".to_string(), |v| format!("\"{v}\""));
@@ -286,12 +286,14 @@ fn graph(own: &str, mailbox: &str, others: &[(&str, Option<&str>)]) -> String {
 
 #[test]
 fn the_check_rejects_what_it_must() {
-    let others = [("old", Some("1.56")), ("same", Some("1.9.0")), ("none", None)];
-    assert_eq!(newer_than_declared(&graph("1.9", "1.9", &others)), Ok(("1.9".into(), vec![])));
-    let with_newer = [("old", Some("1.56")), ("ten", Some("1.10")), ("patch", Some("1.9.1")), ("none", None)];
+    // Older (`1.9` is older than `1.60`, though it sorts after it as text), equal, none.
+    let others = [("old", Some("1.56")), ("nine", Some("1.9")), ("same", Some("1.60.0")), ("none", None)];
+    assert_eq!(newer_than_declared(&graph("1.60", "1.60", &others)), Ok(("1.60".into(), vec![])));
+    // Newer (`1.100` sorts before `1.60` as text), newer by a patch release.
+    let with_newer = [("old", Some("1.56")), ("hundred", Some("1.100")), ("patch", Some("1.60.1")), ("none", None)];
     assert_eq!(
-        newer_than_declared(&graph("1.9", "1.9", &with_newer)),
-        Ok(("1.9".into(), vec!["ten 0.1.0 needs 1.10".into(), "patch 0.1.0 needs 1.9.1".into()]))
+        newer_than_declared(&graph("1.60", "1.60", &with_newer)),
+        Ok(("1.60".into(), vec!["hundred 0.1.0 needs 1.100".into(), "patch 0.1.0 needs 1.60.1".into()]))
     );
     assert!(newer_than_declared(&graph("1.88", "1.79", &others)).is_err(), "the members disagree");
     assert!(newer_than_declared(&graph("1.88", "1.88", &[("bad", Some("one.two"))])).is_err());
