@@ -28,7 +28,7 @@ pub const INPUTS: usize = 768;
 /// The hidden layer's width, read from the embedded file: a wider network is a new file,
 /// not a code change (the SIMD paths want a multiple of 16).
 pub const HIDDEN: usize = read_i32(EMBEDDED, 8) as usize;
-const _: () = assert!(HIDDEN > 0 && HIDDEN % 16 == 0, "network file: hidden size must be a multiple of 16");
+const _: () = assert!(HIDDEN > 0 && HIDDEN.is_multiple_of(16), "network file: hidden size must be a multiple of 16");
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The number of output buckets, read from the embedded file like `HIDDEN`.
@@ -175,7 +175,7 @@ const fn file_len(header_len: usize, hidden: usize, buckets: usize) -> usize {
 pub fn read_layers(b: &[u8]) -> Result<Layers, NetworkFileError> {
     let h = try_header(b)?;
     let hidden = read_i32(b, 8) as u32 as usize;
-    if hidden == 0 || hidden % 16 != 0 || hidden > 4096 {
+    if hidden == 0 || !hidden.is_multiple_of(16) || hidden > 4096 {
         return Err(NetworkFileError::HiddenSize);
     }
     if b.len() != file_len(h.len, hidden, h.buckets) {

@@ -241,7 +241,7 @@ mod tests {
     use super::*;
 
     fn annotation(m: Move, ply: usize) -> Annotation {
-        Annotation { score_white: -123, result: GameResult::Draw, played: m, ply, last_of_game: ply % 7 == 0 }
+        Annotation { score_white: -123, result: GameResult::Draw, played: m, ply, last_of_game: ply.is_multiple_of(7) }
     }
 
     /// Random games from the start: every record gives back the board, side, castling

@@ -178,9 +178,29 @@ mod tests {
         assert_eq!(Strength::new(MAX_ELO, 7).pick(&scores), 0);
     }
 
+    /// The first four outputs of SplitMix64 (Steele, Lea and Flood, 2014) from state 0, as
+    /// Vigna's reference `splitmix64.c` gives them: output `n` is the finaliser of `n` times
+    /// the golden-ratio increment.
+    const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+    const SPLITMIX64_FROM_0: [u64; 4] =
+        [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F, 0xF88B_B8A8_724C_81EC];
+
+    #[test]
+    fn mix_is_splitmix64s_finaliser() {
+        for (n, want) in (1..).zip(SPLITMIX64_FROM_0) {
+            assert_eq!(mix(GOLDEN.wrapping_mul(n)), want, "output {n}");
+        }
+    }
+
+    /// Seeds are fixed values of the key and the game, the same in every process (the same
+    /// commands replay a game exactly, in another run too), not merely equal twice in one.
     #[test]
     fn seeds_repeat_for_a_game_and_differ_between_games() {
-        assert_eq!(seed(99, 3), seed(99, 3));
+        // Game 0's part is mix(GOLDEN), the first output; game GOLDEN's is the second. Keys
+        // that cancel it leave mix(3 GOLDEN) and mix(4 GOLDEN), the third and fourth.
+        let [first, second, third, fourth] = SPLITMIX64_FROM_0;
+        assert_eq!(seed(first ^ GOLDEN.wrapping_mul(3), 0), third);
+        assert_eq!(seed(second ^ GOLDEN.wrapping_mul(4), GOLDEN), fourth);
         assert_ne!(seed(99, 3), seed(99, 4));
         assert_ne!(seed(99, 3), seed(98, 3));
     }

@@ -349,12 +349,20 @@ mod tests {
         for w in writers {
             w.join().expect("writer");
         }
-        // Every hit that survived is one of the values written for that key.
-        for i in 0..10_000u64 {
-            let key = (i * 2).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            if let Some(h) = tt.probe(key, 0) {
-                assert_eq!(h.score, (i % 1000) as i32);
+        // Every hit that survived is one of the values written for that key; and nearly all
+        // survive: 20,000 keys over 16,384 buckets of four is 1.2 a bucket, and a bucket
+        // holding more than four (where a store must replace one) has odds under 1 %.
+        let mut hits = 0;
+        for t in 0..2u64 {
+            for i in 0..10_000u64 {
+                let key = (i * 2 + t).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                if let Some(h) = tt.probe(key, 0) {
+                    assert_eq!(h.score, (i % 1000) as i32);
+                    hits += 1;
+                }
             }
         }
+        assert_eq!(tt.buckets.len(), 16_384);
+        assert!(hits >= 19_000, "{hits} of 20,000 stores found again");
     }
 }

@@ -1,10 +1,11 @@
 //! One line on what the checks needing data from outside the repository did: all ran, or which
 //! were skipped and why. The line goes straight to stderr, past the test harness's capture, so
-//! that a plain `cargo test` shows it; on CI (`CI=true`) a skip fails this test as well.
+//! that a plain `cargo test` shows it. With `OX88_REQUIRE_DATA=1` (as `.ci/run` sets it) a skip
+//! fails this test as well; `CI=true` alone does not make it fail.
 
 mod common;
 
-use common::{data_required, external_data, on_ci, ExternalCheck, EXTERNAL_CHECKS};
+use common::{data_demanded, data_required, external_data, ExternalCheck, EXTERNAL_CHECKS};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -50,7 +51,11 @@ fn external_data_summary() {
     // Written past the capture, the one line a plain `cargo test` must show, in one write so
     // that the harness's own lines cannot cut into it.
     let _ = std::io::stderr().write_all(format!("\n{line}\n").as_bytes());
-    let why = if on_ci() { "on CI (CI=true) every external check must run" } else { "OX88_DATA names no folder" };
+    let why = if data_demanded() {
+        "OX88_REQUIRE_DATA=1: every external check must run"
+    } else {
+        "OX88_DATA names no folder"
+    };
     assert!(!(skipped && data_required()), "{line}\n({why})");
 }
 

@@ -227,7 +227,7 @@ fn safe_to_run(cmd: &Command) -> bool {
     match cmd {
         Command::Go(_) | Command::Perft(_) | Command::Bench(_) | Command::Quit => false,
         Command::SetOption { name, value } if name.eq_ignore_ascii_case("hash") => {
-            value.as_deref().and_then(|v| v.trim().parse::<i64>().ok()).map_or(true, |v| v <= 64)
+            value.as_deref().and_then(|v| v.trim().parse::<i64>().ok()).is_none_or(|v| v <= 64)
         }
         _ => true,
     }

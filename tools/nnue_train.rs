@@ -102,7 +102,7 @@ fn base_name(s: &str) -> Result<Base, String> {
 
 fn hidden_width(s: &str) -> Result<usize, String> {
     let h: usize = s.parse().map_err(|e| format!("{e}"))?;
-    if h == 0 || h % 16 != 0 || h > MAX_HIDDEN {
+    if h == 0 || !h.is_multiple_of(16) || h > MAX_HIDDEN {
         return Err(format!("{h} is not a multiple of 16 from 16 to {MAX_HIDDEN}"));
     }
     Ok(h)

@@ -424,7 +424,7 @@ mod tests {
             let mut seen = Vec::new();
             let per_game = |g: Game| (g.number, g.records.len(), g.records.iter().map(|r| r.score_white()).collect());
             read_games_in_blocks(
-                &[dir.clone()],
+                std::slice::from_ref(&dir),
                 usize::MAX,
                 threads,
                 block,
@@ -449,8 +449,15 @@ mod tests {
         for block in [1, 3, BLOCK_RECORDS] {
             for (max, want) in [(0, 0), (2, 2), (3, 3), (4, 4), (9, 5)] {
                 let mut seen = Vec::new();
-                read_games_in_blocks(&[dir.clone()], max, 2, block, |g: Game| g.number, |b: Vec<usize>| seen.extend(b))
-                    .expect("the chunks read");
+                read_games_in_blocks(
+                    std::slice::from_ref(&dir),
+                    max,
+                    2,
+                    block,
+                    |g: Game| g.number,
+                    |b: Vec<usize>| seen.extend(b),
+                )
+                .expect("the chunks read");
                 assert_eq!(seen, (0..want).collect::<Vec<_>>(), "max {max}, block {block}");
             }
         }

@@ -626,6 +626,16 @@ mod tests {
         (Engine::new(sink), events)
     }
 
+    /// The integration tests' loaded-machine relaxation (`relaxed` in tests/common): a bound
+    /// on latency is twice as wide on CI (`CI=true`), whose shared cores answer later.
+    fn relaxed(bound: Duration) -> Duration {
+        if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+            bound * 2
+        } else {
+            bound
+        }
+    }
+
     fn bestmoves(events: &Mutex<Vec<Event>>) -> Vec<(Option<Move>, Option<Move>)> {
         events
             .lock()
@@ -704,7 +714,7 @@ mod tests {
         let asked = Instant::now();
         e.stop();
         e.wait();
-        assert!(asked.elapsed() < Duration::from_millis(500), "stop took {:?}", asked.elapsed());
+        assert!(asked.elapsed() < relaxed(Duration::from_millis(500)), "stop took {:?}", asked.elapsed());
         assert_eq!(bestmoves(&events).len(), 2);
         e.set_threads(1);
         e.go(&GoParams { depth: Some(4), ..GoParams::default() }).unwrap();

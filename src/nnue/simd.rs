@@ -9,7 +9,7 @@ use super::{HIDDEN, QA};
 /// `dst = src + add - sub0 (- sub1)`, lane by lane, wrapping.
 #[inline]
 pub fn update(dst: &mut [i16; HIDDEN], src: &[i16; HIDDEN], add: &[i16], sub0: &[i16], sub1: Option<&[i16]>) {
-    assert!(add.len() == HIDDEN && sub0.len() == HIDDEN && sub1.map_or(true, |s| s.len() == HIDDEN));
+    assert!(add.len() == HIDDEN && sub0.len() == HIDDEN && sub1.is_none_or(|s| s.len() == HIDDEN));
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: AVX2 is present (checked above) and every slice holds HIDDEN elements.
