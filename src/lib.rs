@@ -11,6 +11,7 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod fen;
+pub mod genfens;
 mod memory;
 pub mod movecount;
 pub mod movegen;

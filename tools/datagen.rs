@@ -22,6 +22,7 @@
 //! `cargo run --release --example datagen -- --list DIR`
 
 use clap::Parser;
+use ox88::genfens::{random_opening, Plies, SplitMix64, OPENING_NODES};
 use ox88::packed::{Annotation, GameResult, Record, MATE_BASE, RECORD_BYTES};
 use ox88::search::{insufficient_material, Report, SearchLimits, Searcher, SharedControl};
 use ox88::value::Score;
@@ -40,8 +41,6 @@ const DRAW_SCORE: i32 = 10;
 const DRAW_PLIES: u32 = 12;
 const DRAW_FROM: usize = 80;
 const MAX_PLIES: usize = 400;
-const OPENING_NODES: u64 = 2_000;
-const OPENING_TRIES: usize = 200;
 /// A mate score written as centipawns, for adjudication.
 const MATE_CP: i32 = 30_000;
 const HASH_MB: usize = 8;
@@ -75,24 +74,6 @@ struct Args {
     /// Openings scored beyond this (centipawns, either side) are drawn again.
     #[arg(long, default_value_t = 200)]
     max_opening_score: i32,
-}
-
-/// SplitMix64: a small seeded generator, so that a game's random plies depend on nothing but
-/// the seed and the game's index.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// One search at the node budget: the move and the score from the side to move's view.
@@ -133,40 +114,21 @@ struct Openings {
 }
 
 impl Openings {
-    fn opening(&self, index: usize, rng: &mut Rng, searcher: &mut Searcher) -> Position {
-        let start = if self.book.is_empty() { Position::startpos() } else { self.book[index % self.book.len()].clone() };
-        for _ in 0..OPENING_TRIES {
-            let plies = match (self.plies, self.book.is_empty()) {
-                (Some(p), _) => p,
-                (None, true) => 8 + rng.below(2),
-                (None, false) => 2,
-            };
-            let mut pos = start.clone();
-            let mut ok = true;
-            for _ in 0..plies {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    ok = false;
-                    break;
-                }
-                pos.make(legal[rng.below(legal.len())]);
-            }
-            if !ok || pos.legal_moves().is_empty() {
-                continue;
-            }
-            searcher.clear();
-            let (_, score) = search(searcher, &pos, &[pos.key()], OPENING_NODES);
-            if centipawns(score).abs() <= self.max_score {
-                return pos;
-            }
-        }
-        start
+    fn opening(&self, index: usize, rng: &mut SplitMix64, searcher: &mut Searcher) -> Position {
+        let start =
+            if self.book.is_empty() { Position::startpos() } else { self.book[index % self.book.len()].clone() };
+        let plies = match (self.plies, self.book.is_empty()) {
+            (Some(p), _) => Plies::Exactly(p),
+            (None, true) => Plies::EightOrNine,
+            (None, false) => Plies::Exactly(2),
+        };
+        random_opening(&start, plies, self.max_score, rng, searcher).unwrap_or(start)
     }
 }
 
 /// Plays game `index`; returns its records, or `None` if `stop` was raised during the game.
 fn play(index: usize, args: &Args, openings: &Openings, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Vec<u8>> {
-    let mut rng = Rng(args.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut rng = SplitMix64::for_index(args.seed, index as u64);
     let mut pos = openings.opening(index, &mut rng, searcher);
     searcher.clear();
     let mut keys = vec![pos.key()];
@@ -230,8 +192,13 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// The lines of `.info` that a resumed run must match: what decides the games.
 fn settings(args: &Args, book_text: Option<&str>, bench: u64) -> Vec<String> {
     let openings = match book_text {
-        None => format!("{} random plies from the start position", args.random_plies.map_or("8-9".into(), |p| p.to_string())),
-        Some(text) => format!("book fnv1a {:016x}, then {} random plies", fnv1a(text.as_bytes()), args.random_plies.unwrap_or(2)),
+        None => format!(
+            "{} random plies from the start position",
+            args.random_plies.map_or("8-9".into(), |p| p.to_string())
+        ),
+        Some(text) => {
+            format!("book fnv1a {:016x}, then {} random plies", fnv1a(text.as_bytes()), args.random_plies.unwrap_or(2))
+        }
     };
     vec![
         format!("engine: bench {bench}, network fnv1a {:016x}", fnv1a(ox88::nnue::EMBEDDED)),
@@ -254,7 +221,8 @@ fn bin_path(chunk: &Path) -> PathBuf {
 }
 
 fn write_info(chunk: &Path, settings: &[String], planned: usize, games: usize, positions: usize) -> Result<(), String> {
-    let mut text = String::from("# ox88 self-play chunk: tools/datagen.rs; records in the .bin beside it, 32 bytes each\n");
+    let mut text =
+        String::from("# ox88 self-play chunk: tools/datagen.rs; records in the .bin beside it, 32 bytes each\n");
     text.push_str(&format!("version: ox88 {} ({})\n", env!("CARGO_PKG_VERSION"), ox88::cli::COMMIT));
     for s in settings {
         text.push_str(s);
