@@ -39,7 +39,7 @@ enum Command {
     Perft {
         depth: u32,
         /// Start position (default: the standard start). Read strictly: a castling right
-        /// without its king and rook is an error (the UCI loop mends it with a warning).
+        /// without its rook is an error (the UCI loop mends it with a warning).
         #[arg(long)]
         fen: Option<String>,
         /// Moves (UCI) played first from the start position or --fen: one argument, quoted,
