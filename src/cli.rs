@@ -1,4 +1,5 @@
-//! The command line: `ox88` alone speaks UCI; subcommands run perft, suites and bench.
+//! The command line: `ox88` alone speaks UCI; subcommands run perft, suites and bench; a
+//! first argument that is a UCI command makes every argument a line of UCI input.
 
 mod progress;
 
@@ -6,7 +7,7 @@ use crate::perft::{
     divide, divide_with, parse_suite, perft_controlled, run_suite_with, PerftControl, PerftError, PerftOptions,
 };
 use crate::position::Position;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use progress::{run_with_progress, short_duration, Output};
 use std::io::Write;
 use std::sync::Arc;
@@ -23,7 +24,9 @@ const VERSION_TEXT: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("OX88_C
 #[command(
     name = "ox88",
     version = VERSION_TEXT,
-    about = "A UCI chess engine on a 0x88 board. With no command it speaks UCI on stdin/stdout."
+    about = "A UCI chess engine on a 0x88 board. With no command it speaks UCI on stdin/stdout.",
+    after_help = "UCI lines as arguments: ox88 \"genfens 10 seed 3 book None\" quit runs each argument \
+                  as a line of UCI input, then ends (the form OpenBench uses)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,11 +38,13 @@ enum Command {
     /// Count the leaves of the legal move tree.
     Perft {
         depth: u32,
-        /// Start position (default: the standard start).
+        /// Start position (default: the standard start). Read strictly: a castling right
+        /// without its rook is an error (the UCI loop mends it with a warning).
         #[arg(long)]
         fen: Option<String>,
-        /// Moves (UCI) to play from the start position first.
-        #[arg(long, num_args = 1.., value_delimiter = ' ')]
+        /// Moves (UCI) played first from the start position or --fen: one argument, quoted,
+        /// `--moves "e2e4 e7e5"`, or the option repeated.
+        #[arg(long, value_name = "MOVES", value_delimiter = ' ', action = clap::ArgAction::Append)]
         moves: Vec<String>,
         /// Print the count under each root move.
         #[arg(long)]
@@ -72,14 +77,18 @@ enum Command {
     /// perftree-compatible divide: `ox88 perftree <depth> <fen> [moves]`.
     Perftree { depth: u32, fen: String, moves: Option<String> },
     /// Search the fixed bench positions; prints `Nodes searched` and `Nodes/second`.
-    Bench { depth: Option<u32> },
+    Bench {
+        /// Search depth of every position.
+        #[arg(default_value_t = crate::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
     /// Solve the tactics suite (EPD with bm/am/dm) at a fixed time per position.
     Tactics {
-        /// EPD file (default: data/tactics.epd).
+        /// EPD file (default: the suite built into ox88, data/tactics.epd of its source).
         file: Option<String>,
         /// Milliseconds per position.
-        #[arg(long)]
-        ms: Option<u64>,
+        #[arg(long, default_value_t = crate::tactics::DEFAULT_MS)]
+        ms: u64,
     },
     /// Probe Syzygy tables for each FEN line on stdin: prints `WDL DTZ` per line.
     TbProbe {
@@ -91,6 +100,9 @@ enum Command {
 
 /// Runs the command line; returns the process exit code.
 pub fn run(args: Vec<String>) -> i32 {
+    if let Some(lines) = uci_lines(&args) {
+        return crate::uci::run_lines(lines, Stdout).unwrap_or(2);
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -109,7 +121,7 @@ pub fn run(args: Vec<String>) -> i32 {
             cmd_suite(&file, max_nodes, chess960, &PerftOptions { hash_mb: hash as usize, threads })
         }
         Some(Command::Perftree { depth, fen, moves }) => cmd_perftree(depth, &fen, moves.as_deref()),
-        Some(Command::Bench { depth }) => crate::bench::run(depth, &mut Stdout),
+        Some(Command::Bench { depth }) => crate::bench::run(Some(depth), &mut Stdout),
         Some(Command::Tactics { file, ms }) => crate::tactics::run(file.as_deref(), ms, &mut Stdout),
         Some(Command::TbProbe { path }) => {
             crate::tablebase::probe_lines(&path, std::io::stdin().lock(), &mut Stdout, &mut std::io::stderr())
@@ -121,6 +133,24 @@ pub fn run(args: Vec<String>) -> i32 {
             eprintln!("error: {message}");
             2
         }
+    }
+}
+
+/// The arguments after the program's name when they are UCI lines: the first is not a
+/// subcommand or an option, and reads as a UCI command (`"bench 5"` is one; `bench 5` is the
+/// subcommand). A first argument that is neither is left to clap, which reports it.
+fn uci_lines(args: &[String]) -> Option<&[String]> {
+    let first = args.get(1)?;
+    let mut words = first.split_whitespace();
+    let word = words.next()?;
+    let one_word = words.next().is_none();
+    let subcommand = Cli::command().get_subcommands().any(|c| c.get_name() == word) || word == "help";
+    if word.starts_with('-') || (one_word && subcommand) {
+        return None;
+    }
+    match crate::uci::parse_command(first) {
+        Err(crate::uci::UciError::UnknownCommand(_)) => None,
+        _ => Some(&args[1..]),
     }
 }
 

@@ -12,7 +12,8 @@
 //!   table (`tt`), time budgets (`time`), win/draw/loss (`wdl`), Syzygy tables (`tablebase`),
 //!   the playing-strength limit (`strength`);
 //! - the search (`search`);
-//! - tools: perft (`perft`, `movecount`), `bench`, `tactics`, the self-play record (`packed`);
+//! - tools: perft (`perft`, `movecount`), `bench`, `tactics`, openings (`genfens`), the
+//!   self-play record (`packed`);
 //! - the engine (`engine`), the UCI text layer (`uci`) and the command line (`cli`).
 //!
 //! The independent 10x12 mailbox reference the move generator is tested against is the
@@ -24,6 +25,7 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod fen;
+pub mod genfens;
 mod lockless;
 mod memory;
 pub mod movecount;

@@ -34,6 +34,12 @@ impl SplitMix64 {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+
+    /// The stream of item `index` under `seed`: each index its own stream, so that items
+    /// (games, openings) can be made in any order, on any thread.
+    pub const fn for_index(seed: u64, index: u64) -> SplitMix64 {
+        SplitMix64(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03))
+    }
 }
 
 #[cfg(test)]

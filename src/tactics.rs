@@ -14,8 +14,13 @@ use crate::value::Score;
 use std::io::Write;
 use std::time::Duration;
 
-/// The suite shipped with ox88 (see the header of the file for sources).
-pub const DEFAULT_FILE: &str = "data/tactics.epd";
+/// The suite shipped with ox88, built into the binary so that `ox88 tactics` works from any
+/// folder after `cargo install` (see the header of the file for its sources).
+pub const DEFAULT_SUITE: &str = include_str!("../data/tactics.epd");
+/// The name the built-in suite goes by in messages.
+pub const DEFAULT_NAME: &str = "data/tactics.epd";
+/// Default time per position, in milliseconds.
+pub const DEFAULT_MS: u64 = 1000;
 
 /// One EPD record.
 #[derive(Clone, Debug, Default)]
@@ -153,6 +158,11 @@ pub fn solve(searcher: &mut Searcher, rec: &Record, ms: u64) -> Result<Solved, S
 /// (solved, total).
 pub fn run_file(path: &str, ms: u64, out: &mut dyn Write) -> Result<(usize, usize), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    run_text(path, &text, ms, out)
+}
+
+/// Runs the EPD records of `text` (named `path` in messages), as [`run_file`].
+pub fn run_text(path: &str, text: &str, ms: u64, out: &mut dyn Write) -> Result<(usize, usize), String> {
     let mut searcher = Searcher::new(16);
     let (mut solved, mut total) = (0, 0);
     for (n, line) in text.lines().enumerate() {
@@ -184,9 +194,12 @@ pub fn run_file(path: &str, ms: u64, out: &mut dyn Write) -> Result<(usize, usiz
     Ok((solved, total))
 }
 
-/// `ox88 tactics [file] [--ms N]` on `out`.
-pub fn run(file: Option<&str>, ms: Option<u64>, out: &mut dyn Write) -> Result<i32, String> {
-    run_file(file.unwrap_or(DEFAULT_FILE), ms.unwrap_or(1000), out)?;
+/// `ox88 tactics [file] [--ms N]` on `out`; without a file, the built-in suite.
+pub fn run(file: Option<&str>, ms: u64, out: &mut dyn Write) -> Result<i32, String> {
+    match file {
+        Some(path) => run_file(path, ms, out)?,
+        None => run_text(DEFAULT_NAME, DEFAULT_SUITE, ms, out)?,
+    };
     Ok(0)
 }
 
@@ -210,6 +223,17 @@ mod tests {
         assert_eq!(rec.best, vec!["Qg6"]);
         assert_eq!(rec.id, "WAC.001");
         assert!(parse_line("# comment").is_none());
+    }
+
+    #[test]
+    fn the_built_in_suite_is_whole() {
+        let records: Vec<Record> = DEFAULT_SUITE.lines().filter_map(parse_line).map(|r| r.unwrap()).collect();
+        // The header's count: WAC.001-WAC.100 and the composed mates.
+        assert_eq!(records.iter().filter(|r| r.id.starts_with("WAC.")).count(), 100);
+        for r in &records {
+            assert!(Position::from_fen(&r.fen).is_ok(), "{}", r.id);
+            assert!(!r.best.is_empty() || r.mate.is_some(), "{}", r.id);
+        }
     }
 
     #[test]

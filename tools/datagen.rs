@@ -22,6 +22,7 @@
 //! `cargo run --release --example datagen -- --list DIR`
 
 use clap::Parser;
+use ox88::genfens::{random_opening, Plies, OPENING_NODES};
 use ox88::packed::{Annotation, GameResult, Record, MATE_BASE, RECORD_BYTES};
 use ox88::rng::SplitMix64;
 use ox88::search::{insufficient_material, Report, SearchLimits, Searcher, SharedControl};
@@ -41,8 +42,6 @@ const DRAW_SCORE: i32 = 10;
 const DRAW_PLIES: u32 = 12;
 const DRAW_FROM: usize = 80;
 const MAX_PLIES: usize = 400;
-const OPENING_NODES: u64 = 2_000;
-const OPENING_TRIES: usize = 200;
 /// A mate score written as centipawns, for adjudication.
 const MATE_CP: i32 = 30_000;
 const HASH_MB: usize = 8;
@@ -119,38 +118,18 @@ impl Openings {
     fn opening(&self, index: usize, rng: &mut SplitMix64, searcher: &mut Searcher) -> Position {
         let start =
             if self.book.is_empty() { Position::startpos() } else { self.book[index % self.book.len()].clone() };
-        for _ in 0..OPENING_TRIES {
-            let plies = match (self.plies, self.book.is_empty()) {
-                (Some(p), _) => p,
-                (None, true) => 8 + rng.below(2),
-                (None, false) => 2,
-            };
-            let mut pos = start.clone();
-            let mut ok = true;
-            for _ in 0..plies {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    ok = false;
-                    break;
-                }
-                pos.make(legal[rng.below(legal.len())]);
-            }
-            if !ok || pos.legal_moves().is_empty() {
-                continue;
-            }
-            searcher.clear();
-            let (_, score) = search(searcher, &pos, &[pos.key()], OPENING_NODES);
-            if centipawns(score).abs() <= self.max_score {
-                return pos;
-            }
-        }
-        start
+        let plies = match (self.plies, self.book.is_empty()) {
+            (Some(p), _) => Plies::Exactly(p),
+            (None, true) => Plies::EightOrNine,
+            (None, false) => Plies::Exactly(2),
+        };
+        random_opening(&start, plies, self.max_score, rng, searcher).unwrap_or(start)
     }
 }
 
 /// Plays game `index`; returns its records, or `None` if `stop` was raised during the game.
 fn play(index: usize, args: &Args, openings: &Openings, searcher: &mut Searcher, stop: &AtomicBool) -> Option<Vec<u8>> {
-    let mut rng = SplitMix64::new(args.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut rng = SplitMix64::for_index(args.seed, index as u64);
     let mut pos = openings.opening(index, &mut rng, searcher);
     searcher.clear();
     let mut keys = vec![pos.key()];

@@ -1,25 +1,30 @@
 #!/usr/bin/env python3
 """Fit the UCI_Elo mapping: the Elo of each internal level, from calibration logs.
 
-    tools/fit_elo.py LEVEL:OPPONENT_ELO:LOG [LEVEL:OPPONENT_ELO:LOG ...]
+    tools/fit_elo.py LEVEL:OPPONENT_ELO:GAMES [LEVEL:OPPONENT_ELO:GAMES ...]
 
 LEVEL is the internal level the run played at (see src/strength.rs: the level of a UCI_Elo
-setting), OPPONENT_ELO the UCI_Elo of the Stockfish it played, LOG the output of
-tools/calibrate_elo.sh or match.py, or else the run's counts W/D/L as a table in
-docs/strength.md gives them (for a run whose log is gone; its faults are then the table's). For each run: the games, the score, the Elo difference with its 95%
+setting), OPPONENT_ELO the UCI_Elo of the Stockfish it played, GAMES the PGN that
+tools/calibrate_elo.sh wrote (ox88 named `ox88` in it), or else the run's counts W/D/L as the
+table in docs/strength.md gives them (its faults are then the table's). For each run: the
+games, the score, the Elo difference with its 95%
 interval (from the trinomial variance of the games) and the estimate (the opponent's rating
 plus the difference). Then weighted least-squares fits (weights 1/err^2) of the estimate against
 the level, a line and a parabola in d = level - 1000, with their chi-square, so that the curve
 is kept only if it fits better than the line by more than the games' noise.
 
-Stockfish's failures to start are counted as ox88's wins by match.py; they are left out here
-and reported. Needs numpy.
+Games Stockfish lost by a crash or hang (PGN `Termination "abandoned"`) are left out here and
+reported: they say nothing of ox88's strength. Needs numpy.
 """
 import math
+import os
 import re
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgn_result import count as count_pgn  # noqa: E402
 
 
 def elo(score):
@@ -30,23 +35,10 @@ def count(path):
     m = re.fullmatch(r"(\d+)/(\d+)/(\d+)", path)
     if m:
         return stats(*map(int, m.groups()), 0, 0)
-    w = d = l = forfeits = faults = 0
-    for line in open(path).read().splitlines():
-        m = re.match(r"game \d+/\d+ \(round \d+\): (\S+) \(([^)]*)\) engine as (white|black)", line)
-        if not m:
-            continue
-        result, how, colour = m.groups()
-        if result == "1/2-1/2":
-            d += 1
-            continue
-        won = (result == "1-0") == (colour == "white")
-        if how == "crash" and won:
-            forfeits += 1
-            continue
-        if how in ("crash", "time", "illegal") and not won:
-            faults += 1
-        w, l = (w + 1, l) if won else (w, l + 1)
-    return stats(w, d, l, forfeits, faults)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        w, d, l, faults, opponent = count_pgn("ox88", f.read())
+    forfeits = opponent["crash"]
+    return stats(w - forfeits, d, l, forfeits, sum(faults.values()))
 
 
 def stats(w, d, l, forfeits, faults):

@@ -4,14 +4,20 @@
 
     tools/uci_nodes.py M COMMAND [ARGS...]
 
-For fixed-node calibration games (match.py --nodes gives both sides the same count): ox88 with
+For fixed-node calibration games where the runner gives both sides one count: ox88 with
 UCI_LimitStrength gets a count above its own budget, so that its budget decides, while Stockfish
 with UCI_LimitStrength gets M, enough to reach the depth at which its handicap picks the move
-(1 + its skill level), after which more nodes do not change the move it plays.
+(1 + its skill level), after which more nodes do not change the move it plays. With
+fastchess (cutechess-cli takes the same options, with `-pgnout FILE`):
 
-    match.py --engine ox88 --engine-option UCI_LimitStrength=true --engine-option UCI_Elo=1600 \
-        --opponent "cmd:tools/uci_nodes.py 20000 /usr/games/stockfish" \
-        --engine2-option UCI_LimitStrength=true --engine2-option UCI_Elo=1600 --nodes 2000000
+    fastchess -engine cmd=target/release/ox88 name=ox88 \
+            option.UCI_LimitStrength=true option.UCI_Elo=1600 \
+        -engine cmd=tools/uci_nodes.py args="20000 stockfish" name=sf1600 \
+            option.UCI_LimitStrength=true option.UCI_Elo=1600 \
+        -each proto=uci tc=inf nodes=2000000 -openings file=book.epd format=epd order=random \
+        -rounds 50 -repeat -pgnout file=games.pgn
+
+where book.epd comes from `ox88 "genfens 50 seed 1 book None" quit` (see docs/uci.md).
 """
 import re
 import subprocess

@@ -23,6 +23,19 @@ use vampirc_uci::UciMessage;
 
 pub const ENGINE_NAME: &str = "ox88";
 pub const ENGINE_AUTHOR: &str = "the ox88 authors";
+/// The answer to `help`.
+const HELP: [&str; 10] = [
+    "ox88 reads the UCI commands: uci, isready, setoption name N [value V], ucinewgame,",
+    "  position startpos|fen FEN [moves M...], go [wtime btime winc binc movestogo depth nodes mate",
+    "  movetime infinite ponder searchmoves], stop, ponderhit, debug on|off, quit",
+    "and these of its own:",
+    "  d                                board, FEN, key and checkers",
+    "  eval                             static evaluation",
+    "  go perft N | perft N             count the leaves of the move tree, per root move",
+    "  bench [depth]                    the fixed search whose node count is the engine's signature",
+    "  genfens N seed S book None|FILE  N balanced openings as 'info string genfens FEN' (OpenBench)",
+    "  help                             this list",
+];
 /// How long a garbled `go` that limits nothing searches.
 const GARBLED_GO_MS: i64 = 1000;
 
@@ -287,8 +300,36 @@ impl Session {
                 };
                 self.engine.run_task(work, Some(Box::new(move || stop.request_stop())));
             }
+            Command::Genfens { count, seed, book, extra } => self.genfens(count, seed, book.as_deref(), &extra),
+            Command::Help => {
+                for line in HELP {
+                    self.out.line(line);
+                }
+            }
         }
         Ok(Flow::Continue)
+    }
+
+    /// Runs in the input loop, not as a task: OpenBench sends `quit` right after it, and
+    /// `quit` must not end it early. Nothing but the positions is printed when all is well.
+    fn genfens(&mut self, count: u64, seed: u64, book: Option<&str>, extra: &[String]) {
+        if !extra.is_empty() {
+            self.info_string(&format!("genfens: ignored '{}'", extra.join(" ")));
+        }
+        let book = match book.map(crate::genfens::read_book).transpose() {
+            Ok(book) => book,
+            Err(e) => return self.info_string(&e.to_string()),
+        };
+        let (book, bad) = book.unwrap_or_default();
+        if bad > 0 {
+            self.info_string(&format!("genfens: {bad} book lines are not a legal position in play; left out"));
+        }
+        let out = self.out.clone();
+        let made =
+            crate::genfens::generate(count, seed, &book, &mut |fen| out.line(&format!("info string genfens {fen}")));
+        if let Err(e) = made {
+            self.info_string(&e.to_string());
+        }
     }
 
     /// Stops a running search (its best move is still sent) and lets it end; a running task
@@ -321,6 +362,20 @@ pub fn run_stdio() -> Result<i32, String> {
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => break,
+        }
+    }
+    session.quit();
+    Ok(0)
+}
+
+/// Runs `lines` as if they came on stdin, then ends as at the end of input: the form
+/// `ox88 "genfens 10 seed 3 book None" quit` in which OpenBench calls engines. A search or
+/// task still running at the end is stopped, as `quit` stops it.
+pub fn run_lines(lines: &[String], out: impl Write + Send + 'static) -> Result<i32, String> {
+    let mut session = Session::new(Output::new(out));
+    for line in lines {
+        if session.handle_line(line) == Flow::Quit {
+            return Ok(0);
         }
     }
     session.quit();

@@ -51,6 +51,16 @@ pub enum Command {
     Eval,
     /// `bench [depth]`.
     Bench(Option<u32>),
+    /// `genfens N seed S book <None|FILE> [extra]`: opening positions for OpenBench.
+    Genfens {
+        count: u64,
+        seed: u64,
+        book: Option<String>,
+        /// Tokens after the known ones, which OpenBench may add; reported and ignored.
+        extra: Vec<String>,
+    },
+    /// `help`: the commands ox88 reads.
+    Help,
 }
 
 /// Everything that can be wrong with an input line.
@@ -209,8 +219,42 @@ fn parse_tokens(tokens: &[&str]) -> Result<Command, UciError> {
             [n] => Ok(Command::Bench(Some(parse_u32("bench", n)?))),
             [_, extra, ..] => Err(UciError::UnexpectedToken { command: "bench", token: extra.to_string() }),
         },
+        "genfens" => parse_genfens(args),
+        "help" => no_args("help", args, Command::Help),
         _ => Err(UciError::UnknownCommand(tokens.join(" "))),
     }
+}
+
+/// Reads `genfens N [seed S] [book None|FILE]`, OpenBench's form; tokens after those are kept
+/// as `extra`. Numbers must be whole and fit in 64 bits (no saturation: a seed is an identity).
+fn parse_genfens(args: &[&str]) -> Result<Command, UciError> {
+    let whole = |keyword: &str, token: &str| {
+        token.parse::<u64>().map_err(|_| UciError::BadNumber { keyword: keyword.to_string(), token: token.to_string() })
+    };
+    let Some((n, mut rest)) = args.split_first() else {
+        return Err(UciError::MissingArgument { command: "genfens", what: "the number of positions" });
+    };
+    let count = whole("genfens", n)?;
+    let (mut seed, mut book) = (0, None);
+    while let [keyword, tail @ ..] = rest {
+        let keyword = keyword.to_ascii_lowercase();
+        if keyword != "seed" && keyword != "book" {
+            break;
+        }
+        let Some((value, tail)) = tail.split_first() else {
+            return Err(UciError::MissingArgument {
+                command: "genfens",
+                what: if keyword == "seed" { "a seed" } else { "a book (None or a file)" },
+            });
+        };
+        if keyword == "seed" {
+            seed = whole("seed", value)?;
+        } else {
+            book = (!value.eq_ignore_ascii_case("none")).then(|| value.to_string());
+        }
+        rest = tail;
+    }
+    Ok(Command::Genfens { count, seed, book, extra: rest.iter().map(|t| t.to_string()).collect() })
 }
 
 fn command_name(word: &str) -> &'static str {
