@@ -3,8 +3,9 @@
 //! (infinite, ponder, movetime, depth, nodes, mate, clocks, searchmoves), `stop` at random
 //! moments, `ponderhit`, `setoption Threads/Hash/MultiPV/Ponder/UCI_Chess960/Clear Hash` idle
 //! and searching, `position` from random games out of random starts (and some bad FENs,
-//! repairable FENs and illegal moves), `ucinewgame`, `isready` anywhere, random sleeps of
-//! 0-50 ms. After each step it checks:
+//! repairable FENs and illegal moves), `ucinewgame`, `isready` anywhere, `go perft` (depths 1
+//! to 4, now and then raced by a `stop` or a `Clear Hash`) and `bench` (depths 1 and 2) between
+//! them, random sleeps of 0-50 ms. After each step it checks:
 //!
 //! * every `isready` is answered within 100 ms (250 ms with `CI=true`), measured from writing
 //!   the line to reading `readyok`. On this 2-core machine at a load average of 4, 23 seeds of
@@ -18,6 +19,9 @@
 //!   library's own generator, `Position::from_fen_repaired` and `parse_uci_move`), inside its
 //!   `searchmoves`, written in the castling notation of the `UCI_Chess960` value of the `go`,
 //!   with a ponder move legal after it; after a rejected `position`, `bestmove 0000`;
+//! * every `go perft` ends in its total (the independent mailbox generator's count for the
+//!   position) or, when raced, in `info string perft interrupted`; every `bench` in its
+//!   `Nodes/second` line, each within 10 s;
 //! * no panic on stderr, the process alive, and `quit` (or end of input) exits with code 0.
 //!
 //! The seeds in `REGRESSION_SEEDS` run every time, then fresh seeds until the time budget
@@ -35,6 +39,7 @@ mod common;
 
 use common::{on_ci, Ox88};
 use ox88::{Move, Position};
+use ox88_mailbox::MailboxBoard;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -57,6 +62,8 @@ const DEFAULT_SECS: u64 = 20;
 const FINITE_ANSWER: Duration = Duration::from_secs(5);
 /// After `stop`, every search must answer within this.
 const STOP_ANSWER: Duration = Duration::from_secs(2);
+/// A `go perft` or `bench` must end within this.
+const TASK_ANSWER: Duration = Duration::from_secs(10);
 /// Faults recorded per seed before its stream is cut short.
 const MAX_FAULTS: usize = 12;
 
@@ -134,6 +141,8 @@ struct Fault {
 
 struct Fuzzer {
     rng: StdRng,
+    /// Chooses the `go perft` and `bench` steps and their depths.
+    tasks: StdRng,
     e: Ox88,
     step: usize,
     /// The position the engine should have (`None`: the last `position` was rejected).
@@ -159,6 +168,7 @@ impl Fuzzer {
         let ready_ms = if on_ci() { 250 } else { 100 };
         Fuzzer {
             rng: StdRng::seed_from_u64(seed),
+            tasks: StdRng::seed_from_u64(seed ^ 0x7065_7266_7400),
             e: Ox88::start(),
             step: 0,
             pos: Some(Position::startpos()),
@@ -536,6 +546,61 @@ impl Fuzzer {
         }
     }
 
+    /// `go perft`, stopping a search first; waits for its total (or, when a `stop` or a
+    /// `Clear Hash` races it, for either the total or the interruption).
+    fn perft(&mut self) {
+        self.release_all();
+        let depth = self.tasks.gen_range(1..=4);
+        self.send(&format!("go perft {depth}"));
+        let raced = self.tasks.gen_bool(0.3);
+        if raced {
+            let racer = ["stop", "setoption name Clear Hash"][self.tasks.gen_range(0..2)];
+            self.send(racer);
+        }
+        // The count the engine must give, from the independent generator (depth 4 is left
+        // unchecked: too slow there).
+        let want = self
+            .pos
+            .as_ref()
+            .filter(|_| !raced && depth <= 3)
+            .and_then(|p| MailboxBoard::from_fen(&p.to_fen()).map(|b| b.perft(depth)));
+        let deadline = Instant::now() + TASK_ANSWER;
+        while let Some((_, line)) = self.e.next_timed(deadline) {
+            if line.starts_with("bestmove") {
+                self.on_bestmove(&line);
+            } else if let Some(n) = line.strip_prefix("Nodes searched: ") {
+                if let (Some(want), Ok(n)) = (want, n.trim().parse::<u64>()) {
+                    if n != want {
+                        self.fault("wrong-perft", format!("go perft {depth}: {n}, the mailbox counts {want}"));
+                    }
+                }
+                return;
+            } else if line == "info string perft interrupted" {
+                if !raced {
+                    self.fault("interrupted-perft", format!("go perft {depth} interrupted with nothing racing it"));
+                }
+                return;
+            }
+        }
+        self.fault("no-perft-answer", format!("go perft {depth}: no total within {TASK_ANSWER:?}"));
+    }
+
+    /// `bench` at a small depth (it cannot be stopped, and the next commands wait for it).
+    fn bench(&mut self) {
+        self.release_all();
+        let depth = self.tasks.gen_range(1..=2);
+        self.send(&format!("bench {depth}"));
+        let deadline = Instant::now() + TASK_ANSWER;
+        while let Some((_, line)) = self.e.next_timed(deadline) {
+            if line.starts_with("bestmove") {
+                self.on_bestmove(&line);
+            } else if line.starts_with("Nodes/second") {
+                return;
+            }
+        }
+        self.fault("no-bench-answer", format!("bench {depth}: no end within {TASK_ANSWER:?}"));
+    }
+
     fn ucinewgame(&mut self) {
         self.release_all();
         self.send("ucinewgame");
@@ -571,6 +636,15 @@ impl Fuzzer {
                 52..=67 => self.position(),
                 68..=71 => self.ucinewgame(),
                 _ => self.isready(),
+            }
+            // Counts and benches draw on a stream of their own, so that the commands of a seed
+            // stay the ones that found its faults.
+            if self.tasks.gen_bool(0.05) {
+                if self.tasks.gen_bool(0.8) {
+                    self.perft();
+                } else {
+                    self.bench();
+                }
             }
             if self.rng.gen_bool(0.5) {
                 self.sleep();

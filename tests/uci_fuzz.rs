@@ -1,19 +1,39 @@
-//! Fuzzes the UCI front layer in-process: at least 100,000 random and mutated command lines
-//! go through `parse_command` and, when safe to run without a search thread, through
+//! Fuzzes the UCI front layer in-process, through `Session`, and races searches against the
+//! commands that stop them.
+//!
+//! `random_and_mutated_lines_never_panic_and_bad_lines_change_nothing`: at least 100,000
+//! random and mutated command lines go through `parse_command` and most of them through
 //! `Session`. No line may panic, and a line that is rejected (a parse error, or an error while
-//! executing it) must leave the position, the game history and the options unchanged.
+//! executing it) must leave the position, the game history and the options unchanged. One
+//! `go` in [`SEARCH_EVERY`] (parsed or garbled) starts a real, short search that races the
+//! lines after it, and so do small `go perft` and `bench` runs; `Threads` above
+//! [`LINE_FUZZ_MAX_THREADS`] is parsed but not applied, so that the run stays short and
+//! small. At the end `quit` must leave no search running, after one `bestmove` for each
+//! search started.
 //!
-//! No line starts a search, a garbled `go` included (the session still searches one, with
-//! what it understood): searches here would outlive their line, with up to 256 threads each
-//! (`Threads` is fuzzed too), race the lines after them and make a run depend on the
-//! machine rather than on its seed. tests/uci.rs and tests/search_fuzz.rs drive searches.
+//! `many_thread_searches_race_commands`: a seeded stream of well-formed commands with
+//! `Threads` up to 256 and a small `Hash`: searches of every kind (timed, fixed depth or nodes,
+//! infinite, pondering, garbled) raced by `setoption Hash`, `Clear Hash`, `ucinewgame`,
+//! `position`, `stop`, `ponderhit`, `isready`, `go perft`, `bench` and `quit`, a new session
+//! after each `quit`. Every session must answer each `go` with exactly one `bestmove` and each
+//! `isready` with `readyok`, and leave no search running after `quit`; searches, counts and
+//! benches must really have run. Some `go perft` runs are waited for and checked against
+//! published counts.
 //!
-//! `OX88_FUZZ_LINES` and `OX88_FUZZ_SEED` override the line count and the seed.
+//! `OX88_FUZZ_LINES` and `OX88_FUZZ_SEED` override the line count and the seed of the first;
+//! `OX88_RACE_STEPS` and `OX88_RACE_SEED` the step count and seed of the second.
+//!
+//! `DEEP_PERFT_DEPTHS` are `go perft` depths no count can reach (the recursion alone would
+//! outgrow a thread's stack); they run only with `DEEP_PERFT_ANSWERED` set, which says that the
+//! engine refuses them with an `info string`.
 
-use ox88::uci::{parse_command, Command, Output, Session, UciError};
+use ox88::engine::GoParams;
+use ox88::uci::{parse_command, Command, Flow, Output, Session, UciError};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 const SEEDS: &[&str] = &[
     "uci",
     "isready",
@@ -222,15 +242,106 @@ fn mutate(rng: &mut StdRng, seed: &str) -> String {
     chars.into_iter().collect()
 }
 
-/// Commands that run without a search thread, a long computation, or a big allocation.
+/// One parsed or garbled `go` in this many starts a search in the line fuzz.
+const SEARCH_EVERY: usize = 16;
+/// `Threads` the line fuzz applies; larger values are parsed but not set (the race test runs
+/// them).
+const LINE_FUZZ_MAX_THREADS: i64 = 8;
+
+/// Everything the engine wrote, one entry per line, in order.
+#[derive(Default)]
+struct Heard {
+    lines: Mutex<Vec<String>>,
+}
+
+impl Heard {
+    fn count(&self, pred: impl Fn(&str) -> bool) -> usize {
+        self.lines.lock().unwrap().iter().filter(|l| pred(l)).count()
+    }
+
+    fn bestmoves(&self) -> usize {
+        self.count(|l| l.starts_with("bestmove"))
+    }
+
+    /// The first `Nodes searched` total from line `from` on.
+    fn nodes_after(&self, from: usize) -> Option<u64> {
+        let lines = self.lines.lock().unwrap();
+        lines.get(from..)?.iter().find_map(|l| l.strip_prefix("Nodes searched: ").and_then(|n| n.trim().parse().ok()))
+    }
+
+    fn len(&self) -> usize {
+        self.lines.lock().unwrap().len()
+    }
+}
+
+/// The session's output: splits what is written into lines for [`Heard`].
+struct Tap {
+    heard: Arc<Heard>,
+    partial: String,
+}
+
+impl Write for Tap {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.partial.push_str(&String::from_utf8_lossy(buf));
+        while let Some(end) = self.partial.find('\n') {
+            let line: String = self.partial.drain(..=end).collect();
+            self.heard.lines.lock().unwrap().push(line.trim_end().to_string());
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Held by each test of this file while it runs: together they would hold the tables of up
+/// to 264 search threads at once, and the allocator's per-thread arenas nearly double that.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn listening_session() -> (Session, Arc<Heard>) {
+    let heard = Arc::new(Heard::default());
+    let tap = Tap { heard: Arc::clone(&heard), partial: String::new() };
+    (Session::new(Output::new(tap)), heard)
+}
+
+/// Commands the line fuzz runs without a search thread, a long computation or a big
+/// allocation (searches, counts and benches are chosen apart).
 fn safe_to_run(cmd: &Command) -> bool {
+    let value = |v: &Option<String>| v.as_deref().and_then(|v| v.trim().parse::<i64>().ok());
     match cmd {
         Command::Go(_) | Command::Perft(_) | Command::Bench(_) | Command::Quit => false,
-        Command::SetOption { name, value } if name.eq_ignore_ascii_case("hash") => {
-            value.as_deref().and_then(|v| v.trim().parse::<i64>().ok()).is_none_or(|v| v <= 64)
+        // A few openings are quick; a fuzzed count may ask for a million (2 ms each).
+        Command::Genfens { count, .. } => *count <= 4,
+        Command::SetOption { name, value: v } if name.eq_ignore_ascii_case("hash") => {
+            value(v).is_none_or(|v| v <= 64)
+        }
+        // Out of range or unreadable values are still tried: they must be refused.
+        Command::SetOption { name, value: v } if name.eq_ignore_ascii_case("threads") => {
+            value(v).is_none_or(|v| !(LINE_FUZZ_MAX_THREADS + 1..=256).contains(&v))
         }
         _ => true,
     }
+}
+
+/// A fuzzed `go` made short: what it asks for, within a few milliseconds or a few thousand
+/// nodes. `infinite` and `ponder` stay: the lines after them end those searches.
+fn bounded(mut p: GoParams) -> GoParams {
+    let c = &mut p.clock;
+    for t in [&mut c.wtime, &mut c.btime, &mut c.movetime].into_iter().flatten() {
+        *t = (*t).min(100);
+    }
+    p.depth = p.depth.map(|d| d.min(4));
+    p.nodes = p.nodes.map(|n| n.min(20_000));
+    p.mate = p.mate.map(|m| m.min(2));
+    if !p.infinite && !p.ponder && p.clock.movetime.is_none() && p.depth.is_none() && p.nodes.is_none() {
+        p.clock.movetime = Some(20);
+    }
+    p
 }
 
 #[test]
@@ -238,8 +349,11 @@ fn random_and_mutated_lines_never_panic_and_bad_lines_change_nothing() {
     let lines: usize = std::env::var("OX88_FUZZ_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
     let seed: u64 = std::env::var("OX88_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x0088_0088);
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut session = Session::new(Output::new(std::io::sink()));
-    let (mut parsed, mut rejected, mut executed, mut failed, mut garbled_go) = (0usize, 0usize, 0usize, 0usize, 0usize);
+    let _alone = one_at_a_time();
+    let (mut session, heard) = listening_session();
+    let (mut parsed, mut rejected, mut executed, mut failed) = (0usize, 0usize, 0usize, 0usize);
+    // Every `go` seen, and those run: each of these owes one `bestmove`.
+    let (mut gos, mut searches, mut tasks, mut perfts) = (0usize, 0usize, 0usize, 0usize);
     for i in 0..lines {
         // Now and then start from a position with a history, so errors have something to keep.
         if i % 97 == 0 {
@@ -251,8 +365,15 @@ fn random_and_mutated_lines_never_panic_and_bad_lines_change_nothing() {
         let after =
             |s: &Session| (s.engine().position().to_fen(), s.engine().history().to_vec(), *s.engine().options());
         match parse_command(&line) {
-            // Reported and searched by the session: not run here (see the module notes).
-            Err(UciError::GarbledGo { .. }) => garbled_go += 1,
+            // The session reports the faults and searches what it understood.
+            Err(UciError::GarbledGo { .. }) => {
+                gos += 1;
+                if gos % SEARCH_EVERY == 0 {
+                    searches += 1;
+                    session.handle_line(&line);
+                    assert_eq!(after(&session), before, "seed {seed} line {i}: garbled go changed state: {line:?}");
+                }
+            }
             Err(_) => {
                 rejected += 1;
                 session.handle_line(&line);
@@ -260,25 +381,192 @@ fn random_and_mutated_lines_never_panic_and_bad_lines_change_nothing() {
             }
             Ok(cmd) => {
                 parsed += 1;
-                if safe_to_run(&cmd) {
-                    executed += 1;
-                    if session.execute(cmd).is_err() {
-                        failed += 1;
-                        assert_eq!(
-                            after(&session),
-                            before,
-                            "seed {seed} line {i}: failed command changed state: {line:?}"
-                        );
+                let run = match &cmd {
+                    Command::Go(p) => {
+                        gos += 1;
+                        (gos % SEARCH_EVERY == 0).then(|| Command::Go(bounded(p.clone())))
                     }
+                    Command::Perft(d) if *d <= 3 => {
+                        perfts += 1;
+                        (perfts % 4 == 0).then(|| cmd.clone())
+                    }
+                    Command::Bench(Some(d)) if *d <= 2 => Some(cmd.clone()),
+                    _ if safe_to_run(&cmd) => Some(cmd),
+                    _ => None,
+                };
+                let Some(cmd) = run else { continue };
+                let search = matches!(cmd, Command::Go(_));
+                tasks += matches!(cmd, Command::Perft(_) | Command::Bench(_)) as usize;
+                executed += 1;
+                if session.execute(cmd).is_err() {
+                    failed += 1;
+                    assert_eq!(after(&session), before, "seed {seed} line {i}: failed command changed state: {line:?}");
+                } else if search {
+                    searches += 1;
                 }
             }
         }
     }
+    let fuzzed = searches;
+    // `quit` must stop a search that nothing else would end, and wait for its answer.
+    session.handle_line("position startpos");
+    session.handle_line("go infinite");
+    searches += 1;
+    assert!(session.engine().is_searching());
+    assert_eq!(session.handle_line("quit"), Flow::Quit);
+    let answered = heard.bestmoves();
     eprintln!(
-        "{lines} lines: {parsed} parsed ({executed} executed, {failed} failed), {rejected} rejected, \
-         {garbled_go} garbled go"
+        "{lines} lines: {parsed} parsed ({executed} executed, {failed} failed), {rejected} rejected, {gos} go: \
+         {fuzzed} searched, {answered} bestmove (one more for quit); {tasks} perft or bench"
     );
-    // Every search this session could have started has ended: none was started.
-    assert!(!session.engine().is_searching(), "a fuzzed line started a search");
+    assert!(fuzzed > 0 || lines < 1000, "no fuzzed line started a search");
+    assert!(!session.engine().is_searching(), "a search still runs after quit");
+    assert_eq!(answered, searches, "one bestmove per search started");
     assert!(lines < 100_000 || (rejected > 10_000 && executed > 10_000 && failed > 1_000), "fuzz mix too narrow");
+    assert!(lines < 100_000 || tasks > 100, "too few perft and bench runs");
+}
+
+// --- many-thread searches racing the commands that stop them -------------------------------
+
+/// `Threads` of the race: mostly many, on any machine.
+const RACE_THREADS: &[usize] = &[1, 2, 3, 8, 32, 64, 128, 256];
+/// Positions with published perft counts (depths 1 to 4): the start position and
+/// "Kiwipete" (chessprogramming.org, Perft Results, positions 1 and 2).
+const COUNTED: &[(&str, [u64; 4])] = &[
+    ("startpos", [20, 400, 8_902, 197_281]),
+    ("fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", [48, 2_039, 97_862, 4_085_603]),
+];
+/// Other positions the race searches.
+const RACE_POSITIONS: &[&str] = &[
+    "startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",
+    "fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "fen r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "fen 7k/8/8/8/8/8/8/K6Q b - - 0 1",
+    "fen k7/8/1Q6/8/8/8/8/K7 b - - 0 1",
+];
+/// `go perft` depths no count can reach.
+const DEEP_PERFT_DEPTHS: &[&str] = &["3000", "65536", "4294967295", "9223372036854775808"];
+/// Whether the engine answers [`DEEP_PERFT_DEPTHS`] with an `info string` (it must before
+/// they run here: today a depth in the thousands outgrows the counting threads' stacks).
+const DEEP_PERFT_ANSWERED: bool = false;
+
+/// What the race has asked for: each of these owes one answer.
+#[derive(Default)]
+struct Owed {
+    gos: usize,
+    readys: usize,
+}
+
+fn race_go(rng: &mut StdRng) -> String {
+    match rng.gen_range(0..12) {
+        0 => format!("go movetime {}", rng.gen_range(0..30)),
+        1 | 2 => format!("go depth {}", rng.gen_range(1..7)),
+        3 => format!("go nodes {}", rng.gen_range(1..30_000)),
+        4 => "go infinite".to_string(),
+        5 => "go".to_string(),
+        6 => format!("go ponder wtime {} btime {}", rng.gen_range(0..500), rng.gen_range(0..500)),
+        7 => format!("go mate {}", rng.gen_range(1..3)),
+        8 => format!("go wtime {} btime {} winc 5 binc 5", rng.gen_range(0..300), rng.gen_range(0..300)),
+        9 => format!("go depth {} frobnicate", rng.gen_range(1..4)),
+        10 => "go movetime abc".to_string(),
+        _ => format!("go infinite movetime {}", rng.gen_range(0..20)),
+    }
+}
+
+fn race_position(rng: &mut StdRng) -> String {
+    let all: Vec<&str> = RACE_POSITIONS.iter().copied().chain(COUNTED.iter().map(|c| c.0)).collect();
+    format!("position {}", all[rng.gen_range(0..all.len())])
+}
+
+/// Checks a session that has just quit: one `bestmove` per `go`, one `readyok` per `isready`,
+/// nothing running.
+fn check_quit(session: &Session, heard: &Heard, owed: &Owed, seed: u64, step: usize) {
+    let at = format!("seed {seed}, quit at step {step}");
+    assert!(!session.engine().is_searching(), "{at}: a search still runs after quit");
+    assert_eq!(heard.bestmoves(), owed.gos, "{at}: one bestmove per go");
+    assert_eq!(heard.count(|l| l == "readyok"), owed.readys, "{at}: one readyok per isready");
+}
+
+#[test]
+fn many_thread_searches_race_commands() {
+    let steps: usize = std::env::var("OX88_RACE_STEPS").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
+    let seed: u64 = std::env::var("OX88_RACE_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x0088_1256);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let _alone = one_at_a_time();
+    let started = Instant::now();
+    let (mut session, heard) = listening_session();
+    let mut owed = Owed::default();
+    let (mut quits, mut counted) = (0usize, 0usize);
+    for step in 0..steps {
+        let line = match rng.gen_range(0..100) {
+            0..=23 => {
+                owed.gos += 1;
+                race_go(&mut rng)
+            }
+            24..=33 => "stop".to_string(),
+            34..=43 => {
+                owed.readys += 1;
+                "isready".to_string()
+            }
+            44..=53 => format!("setoption name Threads value {}", RACE_THREADS[rng.gen_range(0..RACE_THREADS.len())]),
+            54..=59 => format!("setoption name Hash value {}", [1, 1, 2, 4, 8][rng.gen_range(0..5)]),
+            60..=63 => "setoption name Clear Hash".to_string(),
+            64..=67 => "ucinewgame".to_string(),
+            68..=77 => race_position(&mut rng),
+            78..=80 => "ponderhit".to_string(),
+            81..=85 => {
+                if DEEP_PERFT_ANSWERED && rng.gen_bool(0.2) {
+                    format!("go perft {}", DEEP_PERFT_DEPTHS[rng.gen_range(0..DEEP_PERFT_DEPTHS.len())])
+                } else {
+                    format!("go perft {}", rng.gen_range(1..=4))
+                }
+            }
+            86 | 87 => format!("bench {}", rng.gen_range(1..=2)),
+            88 | 89 => {
+                // A count waited for: it must match the published figure.
+                let (start, counts) = COUNTED[rng.gen_range(0..COUNTED.len())];
+                let depth = rng.gen_range(1..=if start == "startpos" { 4 } else { 3 });
+                session.handle_line(&format!("position {start}"));
+                let from = heard.len();
+                session.handle_line(&format!("go perft {depth}"));
+                let deadline = Instant::now() + Duration::from_secs(60);
+                let total = loop {
+                    match heard.nodes_after(from) {
+                        Some(n) => break n,
+                        _ if Instant::now() > deadline => panic!("seed {seed} step {step}: perft {depth} never ended"),
+                        _ => std::thread::sleep(Duration::from_millis(1)),
+                    }
+                };
+                assert_eq!(total, counts[depth - 1], "seed {seed} step {step}: perft {depth} of {start}");
+                counted += 1;
+                continue;
+            }
+            90 | 91 => {
+                // The lines after it go on to the same session (one engine alive at a time
+                // keeps the memory of 256 threads' tables bounded).
+                assert_eq!(session.handle_line("quit"), Flow::Quit);
+                check_quit(&session, &heard, &owed, seed, step);
+                quits += 1;
+                continue;
+            }
+            _ => {
+                std::thread::sleep(Duration::from_millis(rng.gen_range(0..5)));
+                continue;
+            }
+        };
+        session.handle_line(&line);
+    }
+    assert_eq!(session.handle_line("quit"), Flow::Quit);
+    check_quit(&session, &heard, &owed, seed, steps);
+    let searched = heard.count(|l| l.starts_with("info depth"));
+    let benches = heard.count(|l| l.starts_with("Position "));
+    let gos = owed.gos;
+    eprintln!(
+        "{steps} steps in {:.1} s: {gos} go, {quits} quit, {searched} search reports, {counted} counts checked, \
+         {benches} bench positions",
+        started.elapsed().as_secs_f64()
+    );
+    // The checks above say something only if the searches, counts and benches did run.
+    assert!(steps < 200 || (gos > 40 && searched > gos && counted > 2 && benches > 0), "race mix too narrow");
 }
