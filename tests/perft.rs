@@ -19,7 +19,7 @@
 //! The project's own files live in `perft-data/` (counts from published sources or Stockfish,
 //! see each file's header). The public suites of the external data folder's `perft/` (see its
 //! SOURCES.txt; the folder is `OX88_DATA`, else `../shared`) are run when they are there; when
-//! not, they are skipped, and `external_data_summary` says so (on CI, `CI=true`, they fail).
+//! not, they are skipped, and `external_data_summary` says so (with `OX88_REQUIRE_DATA=1` they fail).
 
 mod common;
 

@@ -8,7 +8,7 @@
 //! and the published one. The suite runner is checked the same way, on three threads.
 //!
 //! The public suites live in the external data folder's `perft/` (`OX88_DATA`, else `../shared`).
-//! Without them that test is skipped, and `external_data_summary` says so (on CI it fails).
+//! Without them that test is skipped, and `external_data_summary` says so (with `OX88_REQUIRE_DATA=1` it fails).
 //!
 //! `cargo test --release --test perft_hashed -- --nocapture` prints what was checked.
 

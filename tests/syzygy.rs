@@ -3,7 +3,7 @@
 //!
 //! The tables are the external data folder's `syzygy/` (every 3- and 4-piece table; the folder
 //! is `OX88_DATA`, else `../shared`). Without them the tests that need them are skipped, and
-//! `external_data_summary` names them (on CI, `CI=true`, they fail).
+//! `external_data_summary` names them (with `OX88_REQUIRE_DATA=1` they fail).
 
 mod common;
 
