@@ -262,8 +262,17 @@ fn play_out(e: &mut Ox88, fen: &str, nodes: u64, cap: usize) -> (End, Vec<String
 fn plays_as_the_tables_say(test: &str, fen: &str) {
     let Some(dir) = tables(test) else { return };
     let start = Position::from_fen(fen).unwrap();
+    // The result is the one the ending is known to have, named by the test (`win_`, `loss_`,
+    // `draw_`), not one the prober under test computed; the prober must agree with it.
+    let expected = match test.split('_').next() {
+        Some("win") => Wdl::Win,
+        Some("loss") => Wdl::Loss,
+        Some("draw") => Wdl::Draw,
+        _ => panic!("{test}: the name must say win_, loss_ or draw_"),
+    };
     let tb = Tablebases::load(&dir.display().to_string()).tables.expect("tables");
-    let expected = tb.probe_wdl(&start).expect("the test position is in the tables");
+    let probed = tb.probe_wdl(&start).expect("the test position is in the tables");
+    assert_eq!(probed, expected, "{test}: the tables' result for {fen}");
     let mut e = started();
     set_path(&mut e, &dir.display().to_string());
     let (end, moves) = play_out(&mut e, fen, 20_000, 200);
