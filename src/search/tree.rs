@@ -18,8 +18,7 @@ use crate::value::{nominal, nominal_of, Bound, INFINITY, MATE, MATE_BOUND, MAX_P
 use std::sync::atomic::Ordering;
 
 /// How often a thread looks at the clock and `stop`, and a helper publishes its node count:
-/// every this many nodes (a power of two). Often enough that a stop waits well under a
-/// millisecond, rarely enough that the look costs nothing.
+/// every this many nodes, a power of two so that the test is a mask on the count.
 pub(super) const POLL_NODES: u64 = 1024;
 const _: () = assert!(POLL_NODES.is_power_of_two());
 
