@@ -169,6 +169,20 @@ fn bench_output_reads_as_openbench_reads_it() {
 }
 
 #[test]
+fn uci_lines_as_arguments_finish_what_ends_by_itself() {
+    let out = ox88(&["bench 2"]);
+    assert!(text(&out).contains("Nodes searched: "), "{}", text(&out));
+    let out = ox88(&["position startpos moves e2e4", "go depth 3", "quit"]);
+    let all = text(&out);
+    let best = all.lines().find_map(|l| l.strip_prefix("bestmove ")).unwrap_or_else(|| panic!("no bestmove: {all}"));
+    // A legal reply to 1.e4: the search ran to its depth before `quit` ended the program.
+    let pos = chess("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    let m = best.split_whitespace().next().unwrap_or("");
+    assert!(UciMove::from_ascii(m.as_bytes()).ok().and_then(|u| u.to_move(&pos).ok()).is_some(), "{all}");
+    assert!(all.contains("info depth 3 "), "{all}");
+}
+
+#[test]
 fn perft_moves_are_played_from_the_fen_given() {
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     for (fen, moves, depth) in [(None, "e2e4 e7e5", 3), (Some(kiwipete), "e1g1 h3g2", 2)] {

@@ -50,7 +50,9 @@ run_match() {
     while [ $# -gt 0 ] && [ "$1" != "--" ]; do second+=("$1"); shift; done
     [ $# -gt 0 ] && shift
     more=("$@")
-    local out=(-pgnout "file=$pgn")
+    # fastchess saves its state (to resume with `fastchess -config file=...`) beside the PGN
+    # rather than as config.json in the working folder.
+    local out=(-pgnout "file=$pgn" -config "outname=${pgn%.pgn}.config.json")
     case $(basename "$RUNNER") in
     cutechess*) out=(-pgnout "$pgn") ;;
     esac

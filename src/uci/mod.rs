@@ -368,14 +368,24 @@ pub fn run_stdio() -> Result<i32, String> {
     Ok(0)
 }
 
-/// Runs `lines` as if they came on stdin, then ends as at the end of input: the form
-/// `ox88 "genfens 10 seed 3 book None" quit` in which OpenBench calls engines. A search or
-/// task still running at the end is stopped, as `quit` stops it.
+/// Runs `lines` as UCI input, then ends as at the end of input: the form
+/// `ox88 "genfens 10 seed 3 book None" quit` in which OpenBench calls engines. The lines come
+/// all at once, so what ends by itself (`bench`, `perft`, a `go` with a limit) is let finish
+/// before the next line, as someone typing them would wait; a `go infinite` still running at
+/// the end is stopped, as `quit` stops it.
 pub fn run_lines(lines: &[String], out: impl Write + Send + 'static) -> Result<i32, String> {
     let mut session = Session::new(Output::new(out));
     for line in lines {
+        let finite = match parse_command(line) {
+            Ok(Command::Bench(_) | Command::Perft(_)) => true,
+            Ok(Command::Go(p)) => !p.infinite && !p.ponder && session.limits_itself(&p),
+            _ => false,
+        };
         if session.handle_line(line) == Flow::Quit {
             return Ok(0);
+        }
+        if finite {
+            session.engine.wait();
         }
     }
     session.quit();
