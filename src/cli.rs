@@ -37,14 +37,15 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree.
     Perft {
-        depth: u32,
+        /// Plies to count; it may also come last, after the moves of `--moves`.
+        depth: Option<u32>,
         /// Start position (default: the standard start). Read strictly: a castling right
         /// without its rook is an error (the UCI loop mends it with a warning).
         #[arg(long)]
         fen: Option<String>,
-        /// Moves (UCI) played first from the start position or --fen: one argument, quoted,
-        /// `--moves "e2e4 e7e5"`, or the option repeated.
-        #[arg(long, value_name = "MOVES", value_delimiter = ' ', action = clap::ArgAction::Append)]
+        /// Moves (UCI) played first from the start position or --fen: `--moves e2e4 e7e5 4`,
+        /// or quoted, `--moves "e2e4 e7e5"`.
+        #[arg(long, value_name = "MOVE", num_args = 1.., value_delimiter = ' ', action = clap::ArgAction::Append)]
         moves: Vec<String>,
         /// Print the count under each root move.
         #[arg(long)]
@@ -112,9 +113,18 @@ pub fn run(args: Vec<String>) -> i32 {
     };
     let result = match cli.command {
         None => crate::uci::run_stdio(),
-        Some(Command::Perft { depth, fen, moves, divide, chess960, hash, threads }) => {
+        Some(Command::Perft { depth, fen, mut moves, divide, chess960, hash, threads }) => {
             let options = PerftOptions { hash_mb: hash as usize, threads: threads as usize };
-            cmd_perft(depth, fen, &moves, divide, chess960, &options)
+            // `--moves` takes every word after it, so a depth written last arrives as a move.
+            let depth = depth.or_else(|| {
+                let last = moves.last()?.parse().ok()?;
+                moves.pop();
+                Some(last)
+            });
+            match depth {
+                Some(depth) => cmd_perft(depth, fen, &moves, divide, chess960, &options),
+                None => Err("perft: no depth given (ox88 perft DEPTH [--moves M...])".to_string()),
+            }
         }
         Some(Command::PerftSuite { file, max_nodes, chess960, hash, threads }) => {
             let threads = threads.map_or_else(available_threads, |t| t as usize);

@@ -201,10 +201,17 @@ fn perft_moves_are_played_from_the_fen_given() {
         assert!(out.status.success(), "{args:?}: {}", text(&out));
         assert!(text(&out).contains(&format!("Nodes searched: {expected}\n")), "{args:?}: {}", text(&out));
     }
-    // Moves as separate words would swallow the depth: refused, with the usage.
+    // Moves as separate words, the depth last, as the usage line shows it.
+    let mut pos = chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    for m in ["e2e4", "e7e5"] {
+        pos.play_unchecked(&UciMove::from_ascii(m.as_bytes()).expect("uci").to_move(&pos).expect("legal"));
+    }
     let out = ox88(&["perft", "--moves", "e2e4", "e7e5", "4"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("unexpected argument '4'"), "{}", text(&out));
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains(&format!("Nodes searched: {}\n", shakmaty::perft(&pos, 4))), "{}", text(&out));
+    // No depth at all: a clear error.
+    let out = ox88(&["perft", "--moves", "e2e4"]);
+    assert!(!out.status.success() && text(&out).contains("no depth"), "{}", text(&out));
 }
 
 #[test]
