@@ -1,6 +1,6 @@
 //! The 32-byte training record that self-play data is stored in.
 //!
-//! Data grows across sessions to tens of millions of positions, so a record must be small,
+//! Data grows to tens of millions of positions, so a record must be small,
 //! fixed-size (a file is an array: counting, splitting and resuming need no parsing) and
 //! hold everything a trainer filters on without rebuilding a position. Layout, little-endian:
 //!
