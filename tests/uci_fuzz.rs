@@ -20,6 +20,9 @@
 //! benches must really have run. Some `go perft` runs are waited for and checked against
 //! published counts.
 //!
+//! `stopped_searches_do_not_pile_up`: 400 `go` in a row with 128 threads, each stopping the
+//! one before; no search thread may be left shortly after `quit`.
+//!
 //! `OX88_FUZZ_LINES` and `OX88_FUZZ_SEED` override the line count and the seed of the first;
 //! `OX88_RACE_STEPS` and `OX88_RACE_SEED` the step count and seed of the second.
 //!
@@ -569,4 +572,52 @@ fn many_thread_searches_race_commands() {
     );
     // The checks above say something only if the searches, counts and benches did run.
     assert!(steps < 200 || (gos > 40 && searched > gos && counted > 2 && benches > 0), "race mix too narrow");
+}
+
+// --- stopped searches must not outlive their answer ------------------------------------------
+
+/// Threads of this process named `name` (Linux names each thread in `/proc/self/task`).
+#[cfg(target_os = "linux")]
+fn threads_named(name: &str) -> usize {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return 0 };
+    tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+        .filter(|comm| comm.trim_end() == name)
+        .count()
+}
+
+/// `go` after `go`, each stopping the one before, with 128 threads: a search stopped and
+/// answered before it got the searcher must end there, not wait its turn to start 127 helpers
+/// for nothing (searches then arrive faster than they drain: thousands of waiting threads, and
+/// an abort once the process runs out of memory maps).
+#[cfg(target_os = "linux")]
+#[test]
+fn stopped_searches_do_not_pile_up() {
+    const GOS: usize = 400;
+    let _alone = one_at_a_time();
+    let (mut session, heard) = listening_session();
+    session.handle_line("setoption name Threads value 128");
+    session.handle_line("setoption name Hash value 1");
+    let mut most = 0;
+    for i in 0..GOS {
+        session.handle_line("go depth 30");
+        if i % 8 == 0 {
+            most = most.max(threads_named("search"));
+        }
+    }
+    assert_eq!(session.handle_line("quit"), Flow::Quit);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let left = loop {
+        let left = threads_named("search");
+        if left == 0 || Instant::now() > deadline {
+            break left;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    eprintln!("{GOS} go: at most {most} search threads at once, {left} left 5 s after quit");
+    assert_eq!(heard.bestmoves(), GOS, "one bestmove per go");
+    // Without the early end they pile up with the `go` count (here 356 at once, 329 still
+    // there 5 s after quit); with it, how many wait at once depends only on how long the last
+    // search takes to join its helpers (47 to 120 here, on a loaded machine).
+    assert_eq!(left, 0, "{left} search threads left 5 s after quit ({most} at once): stopped searches wait to run");
 }

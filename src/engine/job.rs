@@ -74,6 +74,14 @@ impl SearchJob {
         };
         {
             let mut searcher = lock_searcher(searcher);
+            // Stopped and answered while it waited for the searcher: nobody waits for this
+            // search. Running it anyway would start all its helpers for nothing, and a stream of
+            // `go` lines, each stopping the one before, would leave searches waiting for the
+            // searcher faster than they drain (thousands of threads, until threads or memory
+            // run out).
+            if self.answer.is_sent() {
+                return;
+            }
             searcher.set_threads(self.threads);
             searcher.set_tablebases(self.tablebases.clone());
             let result = catch_unwind(AssertUnwindSafe(|| {
@@ -156,6 +164,10 @@ impl Answer {
             let _ = done.send(());
         }
         self.control.wake();
+    }
+
+    fn is_sent(&self) -> bool {
+        self.state().sent
     }
 
     /// Waits at most `limit` for the best move to be sent.
