@@ -27,8 +27,8 @@
 //! `OX88_RACE_STEPS` and `OX88_RACE_SEED` the step count and seed of the second.
 //!
 //! `DEEP_PERFT_DEPTHS` are `go perft` depths no count can reach (the recursion alone would
-//! outgrow a thread's stack); they run only with `DEEP_PERFT_ANSWERED` set, which says that the
-//! engine refuses them with an `info string`.
+//! outgrow a thread's stack): the race sends them too, and each must be refused with an
+//! `info string`.
 
 use ox88::engine::GoParams;
 use ox88::uci::{parse_command, Command, Flow, Output, Session, UciError};
@@ -450,9 +450,6 @@ const RACE_POSITIONS: &[&str] = &[
 ];
 /// `go perft` depths no count can reach.
 const DEEP_PERFT_DEPTHS: &[&str] = &["3000", "65536", "4294967295", "9223372036854775808"];
-/// Whether the engine answers [`DEEP_PERFT_DEPTHS`] with an `info string` (it must before
-/// they run here: today a depth in the thousands outgrows the counting threads' stacks).
-const DEEP_PERFT_ANSWERED: bool = false;
 
 /// What the race has asked for: each of these owes one answer.
 #[derive(Default)]
@@ -500,7 +497,7 @@ fn many_thread_searches_race_commands() {
     let started = Instant::now();
     let (mut session, heard) = listening_session();
     let mut owed = Owed::default();
-    let (mut quits, mut counted) = (0usize, 0usize);
+    let (mut quits, mut counted, mut benched, mut deep) = (0usize, 0usize, 0usize, 0usize);
     for step in 0..steps {
         let line = match rng.gen_range(0..100) {
             0..=23 => {
@@ -519,13 +516,30 @@ fn many_thread_searches_race_commands() {
             68..=77 => race_position(&mut rng),
             78..=80 => "ponderhit".to_string(),
             81..=85 => {
-                if DEEP_PERFT_ANSWERED && rng.gen_bool(0.2) {
+                if rng.gen_bool(0.2) {
+                    deep += 1;
                     format!("go perft {}", DEEP_PERFT_DEPTHS[rng.gen_range(0..DEEP_PERFT_DEPTHS.len())])
                 } else {
                     format!("go perft {}", rng.gen_range(1..=4))
                 }
             }
-            86 | 87 => format!("bench {}", rng.gen_range(1..=2)),
+            86 | 87 => {
+                let line = format!("bench {}", rng.gen_range(1..=2));
+                if rng.gen_bool(0.5) {
+                    line
+                } else {
+                    // A bench waited for: the next command would stop it, as `stop` does.
+                    let from = heard.len();
+                    session.handle_line(&line);
+                    let deadline = Instant::now() + Duration::from_secs(60);
+                    while heard.nodes_after(from).is_none() {
+                        assert!(Instant::now() < deadline, "seed {seed} step {step}: {line} never ended");
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    benched += 1;
+                    continue;
+                }
+            }
             88 | 89 => {
                 // A count waited for: it must match the published figure.
                 let (start, counts) = COUNTED[rng.gen_range(0..COUNTED.len())];
@@ -564,14 +578,19 @@ fn many_thread_searches_race_commands() {
     check_quit(&session, &heard, &owed, seed, steps);
     let searched = heard.count(|l| l.starts_with("info depth"));
     let benches = heard.count(|l| l.starts_with("Position "));
+    let refused = heard.count(|l| l.starts_with("info string perft depth") && l.contains("refused"));
+    assert_eq!(refused, deep, "seed {seed}: every perft too deep to count is refused with an info string");
     let gos = owed.gos;
     eprintln!(
         "{steps} steps in {:.1} s: {gos} go, {quits} quit, {searched} search reports, {counted} counts checked, \
-         {benches} bench positions",
+         {benches} bench positions ({benched} benches waited for)",
         started.elapsed().as_secs_f64()
     );
     // The checks above say something only if the searches, counts and benches did run.
-    assert!(steps < 200 || (gos > 40 && searched > gos && counted > 2 && benches > 0), "race mix too narrow");
+    assert!(
+        steps < 200 || (gos > 40 && searched > gos && counted > 2 && deep > 0 && benched > 0 && benches >= 36 * benched),
+        "race mix too narrow"
+    );
 }
 
 // --- stopped searches must not outlive their answer ------------------------------------------
