@@ -320,9 +320,7 @@ fn safe_to_run(cmd: &Command) -> bool {
         Command::Go(_) | Command::Perft(_) | Command::Bench(_) | Command::Quit => false,
         // A few openings are quick; a fuzzed count may ask for a million (2 ms each).
         Command::Genfens { count, .. } => *count <= 4,
-        Command::SetOption { name, value: v } if name.eq_ignore_ascii_case("hash") => {
-            value(v).is_none_or(|v| v <= 64)
-        }
+        Command::SetOption { name, value: v } if name.eq_ignore_ascii_case("hash") => value(v).is_none_or(|v| v <= 64),
         // Out of range or unreadable values are still tried: they must be refused.
         Command::SetOption { name, value: v } if name.eq_ignore_ascii_case("threads") => {
             value(v).is_none_or(|v| !(LINE_FUZZ_MAX_THREADS + 1..=256).contains(&v))
@@ -588,7 +586,8 @@ fn many_thread_searches_race_commands() {
     );
     // The checks above say something only if the searches, counts and benches did run.
     assert!(
-        steps < 200 || (gos > 40 && searched > gos && counted > 2 && deep > 0 && benched > 0 && benches >= 36 * benched),
+        steps < 200
+            || (gos > 40 && searched > gos && counted > 2 && deep > 0 && benched > 0 && benches >= 36 * benched),
         "race mix too narrow"
     );
 }
