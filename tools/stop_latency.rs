@@ -1,5 +1,5 @@
 //! `stop` latency of a UCI engine: the time from writing `stop` to reading `bestmove`, after
-//! `go infinite` has searched for a while, at several thread counts (issue 13, row J).
+//! `go infinite` has searched for a while, at several thread counts.
 //!
 //! ```text
 //! cargo run --release --example stop_latency -- [ENGINE] [--trials N] [--threads 1,2,256] [--search-ms MS]
