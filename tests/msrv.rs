@@ -8,163 +8,11 @@
 //! standard-library item newer than `rust-version`. Nor is the crate built here with the
 //! declared toolchain itself: the check reads what each package declares.
 
+#[path = "common/metadata.rs"]
+mod metadata;
+
+use metadata::{metadata, Json, JsonReader};
 use std::path::Path;
-use std::process::Command;
-
-// --- a reader for cargo metadata's JSON -------------------------------------------------------
-
-#[derive(Debug, PartialEq)]
-enum Json {
-    Null,
-    /// A number or a boolean: nothing here reads them.
-    Scalar,
-    Str(String),
-    Array(Vec<Json>),
-    Object(Vec<(String, Json)>),
-}
-
-impl Json {
-    fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Object(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    fn str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    fn array(&self) -> &[Json] {
-        match self {
-            Json::Array(items) => items,
-            _ => &[],
-        }
-    }
-}
-
-/// Reads one JSON text whole.
-fn parse(text: &str) -> Result<Json, String> {
-    let mut at = 0;
-    let v = value(text.as_bytes(), &mut at)?;
-    skip_space(text.as_bytes(), &mut at);
-    if at == text.len() {
-        Ok(v)
-    } else {
-        Err(format!("trailing text at byte {at}"))
-    }
-}
-
-fn skip_space(b: &[u8], at: &mut usize) {
-    while b.get(*at).is_some_and(u8::is_ascii_whitespace) {
-        *at += 1;
-    }
-}
-
-/// The items of an array or the fields of an object, after its opening bracket, up to `close`.
-fn items<T>(
-    b: &[u8],
-    at: &mut usize,
-    close: u8,
-    mut item: impl FnMut(&[u8], &mut usize) -> Result<T, String>,
-) -> Result<Vec<T>, String> {
-    let mut out = Vec::new();
-    skip_space(b, at);
-    if b.get(*at) == Some(&close) {
-        *at += 1;
-        return Ok(out);
-    }
-    loop {
-        out.push(item(b, at)?);
-        skip_space(b, at);
-        match b.get(*at) {
-            Some(b',') => *at += 1,
-            Some(c) if *c == close => {
-                *at += 1;
-                return Ok(out);
-            }
-            _ => return Err(format!("',' or '{}' expected at byte {at}", close as char)),
-        }
-    }
-}
-
-fn value(b: &[u8], at: &mut usize) -> Result<Json, String> {
-    skip_space(b, at);
-    let start = *at;
-    match b.get(*at) {
-        Some(b'{') => {
-            *at += 1;
-            let field = |b: &[u8], at: &mut usize| {
-                skip_space(b, at);
-                let key = string(b, at)?;
-                skip_space(b, at);
-                if b.get(*at) != Some(&b':') {
-                    return Err(format!("':' expected at byte {at}"));
-                }
-                *at += 1;
-                Ok((key, value(b, at)?))
-            };
-            items(b, at, b'}', field).map(Json::Object)
-        }
-        Some(b'[') => {
-            *at += 1;
-            items(b, at, b']', value).map(Json::Array)
-        }
-        Some(b'"') => string(b, at).map(Json::Str),
-        Some(_) => {
-            while b.get(*at).is_some_and(|c| c.is_ascii_alphanumeric() || b"+-.".contains(c)) {
-                *at += 1;
-            }
-            match &b[start..*at] {
-                b"null" => Ok(Json::Null),
-                b"true" | b"false" => Ok(Json::Scalar),
-                w if !w.is_empty() && (w[0] == b'-' || w[0].is_ascii_digit()) => Ok(Json::Scalar),
-                _ => Err(format!("a value expected at byte {start}")),
-            }
-        }
-        None => Err("a value expected at the end".into()),
-    }
-}
-
-/// A string; `\u` escapes outside the basic plane (which no field read here holds) become U+FFFD.
-fn string(b: &[u8], at: &mut usize) -> Result<String, String> {
-    if b.get(*at) != Some(&b'"') {
-        return Err(format!("a string expected at byte {at}"));
-    }
-    *at += 1;
-    let mut out = Vec::new();
-    loop {
-        let c = *b.get(*at).ok_or("an unterminated string")?;
-        *at += 1;
-        match c {
-            b'"' => return String::from_utf8(out).map_err(|e| e.to_string()),
-            b'\\' => {
-                let e = *b.get(*at).ok_or("an unterminated escape")?;
-                *at += 1;
-                let ch = match e {
-                    b'"' | b'\\' | b'/' => e as char,
-                    b'b' => '\u{8}',
-                    b'f' => '\u{c}',
-                    b'n' => '\n',
-                    b'r' => '\r',
-                    b't' => '\t',
-                    b'u' => {
-                        let hex = b.get(*at..*at + 4).ok_or("a short \\u escape")?;
-                        *at += 4;
-                        let code = std::str::from_utf8(hex).ok().and_then(|h| u32::from_str_radix(h, 16).ok());
-                        code.and_then(char::from_u32).unwrap_or('\u{fffd}')
-                    }
-                    _ => return Err(format!("a bad escape at byte {at}")),
-                };
-                out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
-            }
-            _ => out.push(c),
-        }
-    }
-}
 
 // --- the check -------------------------------------------------------------------------------
 
@@ -186,7 +34,7 @@ fn version(text: &str) -> Result<(u32, u32, u32), String> {
 /// The workspace's declared minimum (its members must agree) and every other package that
 /// declares a newer one, as `name version needs X`.
 fn newer_than_declared(metadata: &str) -> Result<(String, Vec<String>), String> {
-    let json = parse(metadata).map_err(|e| format!("cargo metadata's output cannot be read: {e}"))?;
+    let json = JsonReader::parse(metadata).map_err(|e| format!("cargo metadata's output cannot be read: {e}"))?;
     let own: Vec<&str> =
         json.get("workspace_members").map_or(&[][..], Json::array).iter().filter_map(Json::str).collect();
     let packages = json.get("packages").map_or(&[][..], Json::array);
@@ -216,32 +64,6 @@ fn newer_than_declared(metadata: &str) -> Result<(String, Vec<String>), String> 
         return Err("cargo metadata lists no dependency".into());
     }
     Ok((declared, newer))
-}
-
-/// `cargo metadata` of the locked graph: offline when every package is in the local cache,
-/// else fetched (a build downloads only the host's packages, not the other platforms').
-fn metadata() -> String {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
-    let run = |offline: bool| {
-        let mut cmd = Command::new(&cargo);
-        cmd.args(["metadata", "--format-version", "1", "--locked", "--manifest-path"]).arg(&manifest);
-        if offline {
-            cmd.arg("--offline");
-        }
-        cmd.output().unwrap_or_else(|e| panic!("cannot run {cargo}: {e}"))
-    };
-    let mut out = run(true);
-    if !out.status.success() {
-        let first = String::from_utf8_lossy(&out.stderr).into_owned();
-        out = run(false);
-        assert!(
-            out.status.success(),
-            "cargo metadata failed offline:\n{first}\nand online:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    String::from_utf8(out.stdout).expect("cargo metadata writes UTF-8")
 }
 
 #[test]
