@@ -58,9 +58,13 @@ struct Args {
     list: Option<PathBuf>,
     #[arg(long, default_value_t = 10_000)]
     games: usize,
-    /// Nodes searched per move.
+    /// Nodes searched per move (with `--soft-nodes`, the most a move may take).
     #[arg(long, default_value_t = 6_000)]
     nodes: u64,
+    /// End each move's search after the first completed iteration that reaches this many
+    /// nodes, `--nodes` capping it: no nodes spent on an iteration cut off half-way.
+    #[arg(long)]
+    soft_nodes: Option<u64>,
     #[arg(long, default_value_t = 1)]
     threads: usize,
     #[arg(long, default_value_t = 1)]
@@ -78,8 +82,9 @@ struct Args {
 }
 
 /// One search at the node budget: the move and the score from the side to move's view.
-fn search(searcher: &mut Searcher, pos: &Position, keys: &[u64], nodes: u64) -> (Option<Move>, Score) {
-    let limits = SearchLimits { nodes: Some(nodes), multipv: 1, ..Default::default() };
+fn search(searcher: &mut Searcher, pos: &Position, keys: &[u64], args: &Args) -> (Option<Move>, Score) {
+    let limits =
+        SearchLimits { nodes: Some(args.nodes), soft_nodes: args.soft_nodes, multipv: 1, ..Default::default() };
     let control = SharedControl::default();
     let mut score = Score::Centipawns(0);
     let outcome = searcher.search(pos, keys, &limits, &control, &mut |r| {
@@ -152,7 +157,7 @@ fn play(index: usize, args: &Args, openings: &Openings, searcher: &mut Searcher,
         if repeated || pos.halfmove_clock() >= 100 || insufficient_material(&pos) {
             break;
         }
-        let (best, score) = search(searcher, &pos, &keys, args.nodes);
+        let (best, score) = search(searcher, &pos, &keys, args);
         let Some(best) = best else { break };
         let cp = if white { centipawns(score) } else { -centipawns(score) };
         winning = match (cp > WIN_SCORE, cp < -WIN_SCORE) {
@@ -201,7 +206,7 @@ fn settings(args: &Args, book_text: Option<&str>, bench: u64) -> Vec<String> {
             format!("book fnv1a {:016x}, then {} random plies", fnv1a(text.as_bytes()), args.random_plies.unwrap_or(2))
         }
     };
-    vec![
+    let mut lines = vec![
         format!("engine: bench {bench}, network fnv1a {:016x}", fnv1a(ox88::nnue::EMBEDDED)),
         format!("nodes: {}", args.nodes),
         format!("seed: {}", args.seed),
@@ -210,7 +215,12 @@ fn settings(args: &Args, book_text: Option<&str>, bench: u64) -> Vec<String> {
             "adjudication: win beyond {WIN_SCORE} cp for {WIN_PLIES} plies; draw within {DRAW_SCORE} cp for \
              {DRAW_PLIES} plies after {DRAW_FROM}; draw at {MAX_PLIES} plies; hash {HASH_MB} MB cleared per game"
         ),
-    ]
+    ];
+    // Only when given, so that chunks made without it resume as before.
+    if let Some(soft) = args.soft_nodes {
+        lines.push(format!("soft nodes: {soft}"));
+    }
+    lines
 }
 
 fn info_path(chunk: &Path) -> PathBuf {
@@ -242,6 +252,9 @@ fn open_chunk(chunk: &Path, settings: &[String]) -> Result<(std::fs::File, usize
             if !info.lines().any(|l| l == s) {
                 return Err(format!("{} was made otherwise: it lacks\n  {s}", info_path(chunk).display()));
             }
+        }
+        if let Some(extra) = info.lines().find(|l| l.starts_with("soft nodes:") && !settings.iter().any(|s| s == l)) {
+            return Err(format!("{} was made otherwise, with\n  {extra}", info_path(chunk).display()));
         }
     }
     let path = bin_path(chunk);

@@ -413,6 +413,7 @@ impl Engine {
         let mut limits = SearchLimits {
             depth,
             nodes,
+            soft_nodes: None,
             mate,
             searchmoves,
             multipv: self.options.multipv,

@@ -49,6 +49,9 @@ use std::time::{Duration, Instant};
 pub struct SearchLimits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// No new iteration once the main thread has searched this many nodes: every move ends
+    /// on a completed iteration, with `nodes` as the hard cap (self-play data).
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
     /// Restrict the root to these moves (empty: all).

@@ -122,6 +122,9 @@ impl Worker<'_> {
             if soft_stop.after_iteration(best.mv, best.score, share, root.len(), depth, self.control.elapsed()) {
                 break;
             }
+            if limits.soft_nodes.is_some_and(|soft| self.nodes >= soft) {
+                break;
+            }
         }
 
         self.node_limit = node_limit;

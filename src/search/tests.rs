@@ -188,6 +188,29 @@ fn node_limit_is_exact_and_a_move_is_always_returned() {
 }
 
 #[test]
+fn a_soft_node_limit_ends_the_search_on_a_completed_iteration() {
+    let exact = |reports: &[Report]| -> Vec<(u32, u64)> {
+        reports
+            .iter()
+            .filter_map(|r| match r {
+                Report::Iteration { depth, nodes, bound: Bound::Exact, multipv: 1, .. } => Some((*depth, *nodes)),
+                _ => None,
+            })
+            .collect()
+    };
+    let limits = SearchLimits { soft_nodes: Some(3000), multipv: 1, ..Default::default() };
+    let (out, reports) = run(crate::fen::STARTPOS, &[], limits);
+    let done = exact(&reports);
+    let (last, before) = (done[done.len() - 1], done[done.len() - 2]);
+    // The iteration that crossed the limit was the last one, and it was completed.
+    assert!(before.1 < 3000 && last.1 >= 3000, "iterations {done:?}");
+    assert_eq!(out.nodes, last.1, "nothing searched after the last completed iteration");
+    // The hard cap still binds inside an iteration.
+    let limits = SearchLimits { soft_nodes: Some(1_000_000), nodes: Some(4000), multipv: 1, ..Default::default() };
+    assert_eq!(run(crate::fen::STARTPOS, &[], limits).0.nodes, 4000);
+}
+
+#[test]
 fn depth_limit_and_multipv() {
     let limits = SearchLimits { depth: Some(4), multipv: 3, ..Default::default() };
     let (out, reports) = run(crate::fen::STARTPOS, &[], limits);
