@@ -272,6 +272,13 @@ impl Heard {
         lines.get(from..)?.iter().find_map(|l| l.strip_prefix("Nodes searched: ").and_then(|n| n.trim().parse().ok()))
     }
 
+    /// Whether a bench has ended from line `from` on (its last line; a count that ends
+    /// meanwhile writes `Nodes searched` too, but not this).
+    fn bench_ended_after(&self, from: usize) -> bool {
+        let lines = self.lines.lock().unwrap();
+        lines.get(from..).is_some_and(|ls| ls.iter().any(|l| l.starts_with("Nodes/second: ")))
+    }
+
     fn len(&self) -> usize {
         self.lines.lock().unwrap().len()
     }
@@ -530,7 +537,7 @@ fn many_thread_searches_race_commands() {
                     let from = heard.len();
                     session.handle_line(&line);
                     let deadline = Instant::now() + Duration::from_secs(60);
-                    while heard.nodes_after(from).is_none() {
+                    while !heard.bench_ended_after(from) {
                         assert!(Instant::now() < deadline, "seed {seed} step {step}: {line} never ended");
                         std::thread::sleep(Duration::from_millis(1));
                     }
@@ -584,10 +591,12 @@ fn many_thread_searches_race_commands() {
          {benches} bench positions ({benched} benches waited for)",
         started.elapsed().as_secs_f64()
     );
-    // The checks above say something only if the searches, counts and benches did run.
+    // The checks above say something only if the searches, counts and benches did run (a
+    // search stopped by the next line may end before its first report, more often on a
+    // loaded machine).
     assert!(
         steps < 200
-            || (gos > 40 && searched > gos && counted > 2 && deep > 0 && benched > 0 && benches >= 36 * benched),
+            || (gos > 40 && 2 * searched > gos && counted > 2 && deep > 0 && benched > 0 && benches >= 36 * benched),
         "race mix too narrow"
     );
 }
