@@ -4,8 +4,8 @@
 //! (docs/design.md, "Layout"), from the ground up:
 //! - ground: squares, pieces and moves (`square`, `piece`, `mv`), the compile-time attack
 //!   and direction tables (`tables`), Zobrist keys (`zobrist`), scores, bounds and piece
-//!   values (`value`), piece-square tables (`psqt`), SplitMix64 (`rng`), and the hash tables'
-//!   memory and lockless buckets;
+//!   values (`value`), piece-square tables (`psqt`), SplitMix64 (`rng`), the hash tables'
+//!   memory and lockless buckets, and threads that end safely (`threads`);
 //! - rules: the position with make/unmake (`position`), FEN (`fen`), attack detection
 //!   (`attacks`), legal move generation (`movegen`);
 //! - knowledge: the evaluation (`eval`, `nnue`), static exchange (`see`), the transposition
@@ -45,6 +45,7 @@ pub mod strength;
 pub mod tablebase;
 pub mod tables;
 pub mod tactics;
+pub mod threads;
 pub mod time;
 pub mod tt;
 pub mod uci;

@@ -64,11 +64,14 @@ pub(crate) fn clear(buckets: &[Bucket]) {
         }
     };
     std::thread::scope(|scope| {
+        let mut handles = Vec::new();
         for part in buckets.chunks(slice) {
-            // Without a thread, the caller clears this slice itself.
-            if std::thread::Builder::new().spawn_scoped(scope, move || clear(part)).is_err() {
-                clear(part);
+            match std::thread::Builder::new().spawn_scoped(scope, move || clear(part)) {
+                Ok(handle) => handles.push(handle),
+                // Without a thread, the caller clears this slice itself.
+                Err(_) => clear(part),
             }
         }
+        crate::threads::join_all(handles);
     });
 }

@@ -259,11 +259,12 @@ pub fn divide_in(
     let mut done = vec![false; roots.len()];
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel();
+        let mut workers = Vec::new();
         for _ in 0..threads.clamp(1, tasks.len().max(1)) {
             let sender = sender.clone();
             let (tasks, roots, remaining, totals, walk, next) = (&tasks, &roots, &remaining, &totals, &walk, &next);
             let mut pos = pos.clone();
-            scope.spawn(move || {
+            workers.push(scope.spawn(move || {
                 while !control.is_stopped() {
                     let Some(task) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                     let n = task.run(&mut pos, roots, depth, walk);
@@ -276,7 +277,7 @@ pub fn divide_in(
                         break;
                     }
                 }
-            });
+            }));
         }
         drop(sender);
         for root in receiver {
@@ -284,6 +285,7 @@ pub fn divide_in(
             control.roots_done.fetch_add(1, Ordering::Relaxed);
             on_root(roots[root], totals[root].load(Ordering::Acquire));
         }
+        crate::threads::join_all(workers);
     });
     if done.iter().any(|&d| !d) {
         return Err(PerftError::Interrupted);

@@ -366,9 +366,10 @@ fn run(args: Args) -> Result<(), String> {
     let positions_before = positions;
     let (args, openings) = (&args, &openings);
     std::thread::scope(|scope| -> Result<(), String> {
+        let mut workers = Vec::new();
         for _ in 0..args.threads.max(1) {
             let (tx, stop, next) = (tx.clone(), Arc::clone(&stop), &next);
-            scope.spawn(move || {
+            workers.push(scope.spawn(move || {
                 let mut searcher = Searcher::new(HASH_MB);
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
@@ -380,7 +381,7 @@ fn run(args: Args) -> Result<(), String> {
                         break;
                     }
                 }
-            });
+            }));
         }
         drop(tx);
         // Games come back in any order and are written in index order.
@@ -417,6 +418,7 @@ fn run(args: Args) -> Result<(), String> {
                 );
             }
         }
+        ox88::threads::join_all(workers);
         write_info(&chunk, &settings, total, written, positions)?;
         let secs = started.elapsed().as_secs_f64();
         let more = if written < total { "; the same command goes on from here" } else { "" };

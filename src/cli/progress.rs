@@ -20,8 +20,9 @@ pub fn run_with_progress<T>(status: impl Fn(Duration) -> String + Sync, work: im
     let finished = AtomicBool::new(false);
     let start = Instant::now();
     let result = std::thread::scope(|scope| {
+        let mut painter = None;
         if std::io::stderr().is_terminal() {
-            scope.spawn(|| {
+            painter = Some(scope.spawn(|| {
                 let mut shown = false;
                 let mut last = Duration::ZERO;
                 while !finished.load(Ordering::Relaxed) {
@@ -37,10 +38,11 @@ pub fn run_with_progress<T>(status: impl Fn(Duration) -> String + Sync, work: im
                     }
                     out.bar.set_message(status(elapsed));
                 }
-            });
+            }));
         }
         let result = work(&out);
         finished.store(true, Ordering::Relaxed);
+        crate::threads::join_all(painter);
         result
     });
     out.bar.finish_and_clear();

@@ -187,7 +187,7 @@ impl Watchdog {
     fn start(control: Arc<SharedControl>, answer: Arc<Answer>, hard: Duration) -> Watchdog {
         let done = Arc::new(AtomicBool::new(false));
         let (flag, watched) = (Arc::clone(&done), Arc::clone(&control));
-        let spawned = std::thread::Builder::new().name("watchdog".into()).spawn(move || {
+        let spawned = crate::threads::spawn_detached("watchdog", None, move || {
             let over = |c: &SharedControl| flag.load(Ordering::SeqCst) || c.stopped();
             while !over(&watched) {
                 let pondering = watched.is_pondering();
@@ -208,7 +208,7 @@ impl Watchdog {
             }
         });
         // Without a thread the search's own checks remain.
-        drop(spawned);
+        let _ = spawned;
         Watchdog { done, control }
     }
 }

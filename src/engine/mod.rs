@@ -163,7 +163,7 @@ pub enum TablebaseLoad {
     Loaded { files: usize, max_pieces: usize, problems: Vec<LoadProblem> },
 }
 
-/// A search under way. Its thread is not joined: it sends its best move before it waits
+/// A search under way. Its thread is detached (`crate::threads`): it sends its best move before it waits
 /// for its helpers, and the searcher's lock keeps the next search from starting before
 /// they have all ended.
 struct Running {
@@ -449,10 +449,7 @@ impl Engine {
             answer: Arc::clone(&answer),
         };
         let searcher = Arc::clone(&self.searcher);
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || job.run(&searcher));
+        let spawned = crate::threads::spawn_detached("search", Some(SEARCH_STACK_BYTES), move || job.run(&searcher));
         match spawned {
             Ok(_) => self.running = Some(Running { control, done: done_rx, answer: Some(answer), on_stop: None }),
             Err(_) => {
@@ -524,7 +521,7 @@ impl Engine {
         let control = Arc::new(SharedControl::default());
         let (done, done_rx) = mpsc::channel();
         let pos = self.pos.clone();
-        let spawned = std::thread::Builder::new().name("task".into()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
+        let spawned = crate::threads::spawn_detached("task", Some(SEARCH_STACK_BYTES), move || {
             let _ = catch_unwind(AssertUnwindSafe(|| work(&pos)));
             let _ = done.send(());
         });

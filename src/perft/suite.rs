@@ -172,10 +172,11 @@ pub fn run_suite_in(
     let mut results: Vec<Option<CaseResult>> = cases.iter().map(|_| None).collect();
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel();
+        let mut workers = Vec::new();
         for _ in 0..threads.clamp(1, cases.len().max(1)) {
             let sender = sender.clone();
             let next = &next;
-            scope.spawn(move || {
+            workers.push(scope.spawn(move || {
                 while !control.is_stopped() {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(i) else { break };
@@ -184,7 +185,7 @@ pub fn run_suite_in(
                         break;
                     }
                 }
-            });
+            }));
         }
         drop(sender);
         for event in receiver {
@@ -193,6 +194,7 @@ pub fn run_suite_in(
                 Event::Case(i, result) => results[i] = Some(result),
             }
         }
+        crate::threads::join_all(workers);
     });
     let mut report = SuiteReport { interrupted: control.is_stopped(), ..SuiteReport::default() };
     for (case, result) in cases.iter().zip(results) {

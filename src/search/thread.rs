@@ -149,6 +149,7 @@ impl Searcher {
             // Raised on every way out of the main search, a panic included, so that the scope
             // never waits for helpers nobody stops.
             let stop_helpers = StopOnDrop(&helper_control);
+            let mut handles = Vec::with_capacity(helpers.len());
             for (i, td) in helpers.iter_mut().enumerate() {
                 let first_depth = 1 + ((i + 1) % 2) as i32;
                 let (shared, helper_limits, helper_control) = (&shared, &helper_limits, &helper_control);
@@ -161,12 +162,14 @@ impl Searcher {
                         worker.iterate(pos, history, helper_limits, &mut |_| {}, first_depth);
                     });
                 // Without a thread the search goes on with fewer helpers.
-                drop(spawned);
+                handles.extend(spawned.ok());
             }
             let mut worker = Worker::new(main, &shared, control, true, limits);
             let outcome = worker.iterate(pos, history, limits, report, 1);
             drop(stop_helpers);
             done(&SearchOutcome { nodes: worker.total_nodes(), ..outcome });
+            // Joined, not left to the scope, which would detach them (see `crate::threads`).
+            crate::threads::join_all(handles);
             (outcome, worker.nodes)
         });
         // Every helper has ended and published its count.
