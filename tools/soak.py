@@ -200,6 +200,9 @@ def command_of(engine):
 
 
 def expand(value, variables):
+    for name in re.findall(r"\$\{?(\w+)", value):
+        if not variables.get(name):
+            raise PlanError(f"{value}: the plan variable {name} is not set or empty (export it)")
     try:
         return string.Template(value).substitute(variables)
     except KeyError as e:

@@ -128,6 +128,12 @@ class Plan(unittest.TestCase):
             with self.assertRaises(soak.PlanError, msg=line):
                 soak.parse_row(line, 1)
 
+    def test_plan_variables_must_be_set(self):
+        self.assertEqual(soak.expand("$ROW/a.log", {"ROW": "r"}), "r/a.log")
+        for variables in ({}, {"SYZYGY": ""}):
+            with self.assertRaises(soak.PlanError):
+                soak.expand("$SYZYGY", variables)
+
     def test_clocks(self):
         self.assertEqual(soak_play.parse_tc("40/10"), (40, 10.0, 0.0))
         self.assertEqual(soak_play.parse_tc("0.5+0.005"), (None, 0.5, 0.005))
