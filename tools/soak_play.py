@@ -123,13 +123,15 @@ class Tally(logging.Handler):
     def __init__(self):
         super().__init__(logging.DEBUG)
         self.hits, self.garbled, self.first = {}, {}, {}
+        # python-chess names the engine in most records, not in those of its info parser: these
+        # come from the engine asked to move (a pondering engine's info lines are not parsed).
+        self.known, self.current = set(), None
 
     def emit(self, record):
-        if not record.args or not isinstance(record.args, tuple):
-            return
-        who = id(record.args[0])
+        args = record.args if isinstance(record.args, tuple) else ()
+        who = id(args[0]) if args and id(args[0]) in self.known else self.current
         if record.levelno == logging.DEBUG:
-            if len(record.args) > 1 and record.msg.endswith("<< %s") and record.args[1] == "ponderhit":
+            if len(args) > 1 and record.msg.endswith("<< %s") and args[1] == "ponderhit":
                 self.hits[who] = self.hits.get(who, 0) + 1
         elif record.levelno >= logging.WARNING:
             self.garbled[who] = self.garbled.get(who, 0) + 1
@@ -206,6 +208,7 @@ async def play_game(players, white, board, clock, args, tally, game_id):
             white_clock=max(left[chess.WHITE], 0), black_clock=max(left[chess.BLACK], 0),
             white_inc=inc, black_inc=inc, remaining_moves=togo)
         where = f"at ply {board.ply()} ({board.fen()})"
+        tally.current = id(player.engine)
         start = time.monotonic()
         try:
             result = await asyncio.wait_for(
@@ -285,6 +288,7 @@ async def run(args):
                 white = number % 2
                 for p in players:
                     await p.ensure()
+                    tally.known.add(id(p.engine))
                 board = opening.copy(stack=False)
                 started = time.strftime("%Y.%m.%d")
                 game_id = object()

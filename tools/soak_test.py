@@ -5,7 +5,9 @@
 """
 import io
 import os
+import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -108,6 +110,127 @@ class Checker(unittest.TestCase):
         self.assertClean(check(text))
         counts = check(text.replace(f'[FEN "{fen}"]', ""))
         self.assertEqual(len(counts["inconsistent"]), 1, "from the standard start O-O is illegal")
+
+
+FAKE_ENGINE = """
+import sys, time
+import chess
+mode, board, goes, pondering = sys.argv[1], chess.Board(), 0, False
+
+
+def answer(board):
+    move = next(iter(board.legal_moves))
+    board.push(move)
+    replies = list(board.legal_moves)
+    # The opponent ("ok") plays its first legal move: predict it, or another one.
+    guess = replies[0 if mode == "ponder-hit" else -1] if replies else None
+    print("bestmove " + move.uci() + (" ponder " + guess.uci() if guess else ""), flush=True)
+
+
+for line in sys.stdin:
+    w = line.split()
+    if not w:
+        continue
+    if w[0] == "uci":
+        print("id name fake")
+        print("option name Ponder type check default false")
+        print("uciok", flush=True)
+    elif w[0] == "isready":
+        print("readyok", flush=True)
+    elif w[0] == "position":
+        board = chess.Board() if w[1] == "startpos" else chess.Board(" ".join(w[2:8]))
+        for m in w[w.index("moves") + 1:] if "moves" in w else []:
+            board.push_uci(m)
+    elif w[0] == "go" and "ponder" in w:
+        pondering = True
+    elif w[0] in ("ponderhit", "stop") and pondering:
+        pondering = False
+        answer(board)
+    elif w[0] == "go" and mode.startswith("ponder"):
+        answer(board)
+    elif w[0] == "go":
+        goes += 1
+        move = next(iter(board.legal_moves)).uci()
+        if goes == 2 and mode == "illegal":
+            move = "e1e5"
+        elif goes == 2 and mode == "exit":
+            sys.exit(3)
+        elif goes == 2 and mode == "stall":
+            continue
+        elif goes == 2 and mode == "late":
+            time.sleep(1.5)
+        elif goes == 2 and mode == "garbled":
+            print("info depth x score cp zz", flush=True)
+        print("bestmove " + move, flush=True)
+    elif w[0] == "quit":
+        break
+"""
+
+
+class Client(unittest.TestCase):
+    """soak_play.py against a fake engine that does one thing wrong on its second move."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.engine = os.path.join(cls.dir.name, "fake.py")
+        with open(cls.engine, "w", encoding="utf-8") as f:
+            f.write(FAKE_ENGINE)
+        cls.book = os.path.join(cls.dir.name, "book.epd")
+        with open(cls.book, "w", encoding="utf-8") as f:
+            f.write(chess.Board().epd() + "\n")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def play(self, mode, ponder=False):
+        out = os.path.join(self.dir.name, mode + ".pgn")
+        cmd = lambda m: f"cmd={sys.executable} {self.engine} {m}"
+        run = subprocess.run(
+            [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "soak_play.py"),
+             "--engine", "name=ox88", cmd(mode), *(["ponder"] if ponder else []), "--engine", "name=other", cmd("ok"), "--tc", "1+0",
+             "--games", "1", "--openings", self.book, "--pgn", out, "--ply-cap", "10", "--stall-s", "1"],
+            capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(out, encoding="utf-8") as f:
+            return check(f.read())
+
+    def assertFault(self, mode, kind):
+        counts = self.play(mode)
+        self.assertEqual(counts["games"], 1)
+        self.assertEqual(counts["inconsistent"], [])
+        self.assertEqual(counts["engine"][kind], 1, counts)
+        self.assertEqual(sum(counts["engine"].values()), 1, counts)
+        self.assertEqual(sum(counts["opponent"].values()), 0, counts)
+
+    def test_a_good_game_has_no_fault(self):
+        counts = self.play("ok")
+        self.assertEqual((counts["games"], counts["inconsistent"]), (1, []))
+        self.assertEqual(sum(counts["engine"].values()) + sum(counts["opponent"].values()), 0)
+
+    def test_an_illegal_bestmove(self):
+        self.assertFault("illegal", "illegal")
+
+    def test_an_engine_that_exits(self):
+        self.assertFault("exit", "crash")
+
+    def test_an_engine_that_never_answers(self):
+        self.assertFault("stall", "stall")
+
+    def test_a_late_move(self):
+        self.assertFault("late", "timeloss")
+
+    def test_ponderhits_and_misses_are_counted(self):
+        # ox88 moves at plies 1, 3, 5, 7, 9; the opponent's four replies before ox88's next move
+        # are ponderhits when predicted, and all five replies misses when not.
+        counts = self.play("ponder-hit", ponder=True)
+        self.assertEqual((counts["ponderhit"], counts["pondermiss"]), (4, 0), counts)
+        counts = self.play("ponder-miss", ponder=True)
+        self.assertEqual((counts["ponderhit"], counts["pondermiss"]), (0, 5), counts)
+
+    def test_a_line_python_chess_cannot_parse(self):
+        self.assertFault("garbled", "garbled")
 
 
 class Plan(unittest.TestCase):
