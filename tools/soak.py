@@ -348,6 +348,9 @@ def main(argv):
         ok = True
         for row in rows:
             ok = run_row(row, args.results, books, args) and ok
+        if args.dry_run:
+            print("soak: a dry run: nothing played")
+            return 0
         print(f"soak: rows {'played' if ok else 'played, some parts failed'}; "
               f"check them: {sys.executable} {os.path.join(HERE, 'soak_check.py')} {args.results}")
         return 0 if ok else 1

@@ -18,10 +18,12 @@ insufficient material), at --ply-cap plies (a draw, Termination "adjudication"),
 of the side to move, with its Termination tag:
 
     time forfeit        the move came later than the clock plus --margin-ms. The clock is
-                        measured here, from `go` (or `ponderhit`) written to `bestmove` read,
-                        so it includes the pipe and the scheduling of a loaded machine that
-                        the engine cannot see; 100 ms is the margin the fastchess rows use
-                        (tools/match.sh), so that both clients judge alike
+                        measured here, from asking for the move (`go`, `ponderhit`, or after a
+                        ponder miss `stop` and a new `go`, as a GUI's clock runs from the
+                        opponent's move) to `bestmove` read, so it includes the pipe and the
+                        scheduling of a loaded machine that the engine cannot see; 100 ms is
+                        the margin the fastchess rows use (as tools/match.sh), so that both
+                        clients judge alike
     illegal move        a bestmove that is not a legal move, or none (`0000`) where one exists
     abandoned           the engine exited or closed its pipes
     stalled connection  no bestmove --stall-s seconds after the clock ran out
@@ -170,17 +172,19 @@ async def play_game(players, white, board, clock, args, tally, game_id):
     side_player = {chess.WHITE: players[white], chess.BLACK: players[1 - white]}
     predicted = {chess.WHITE: None, chess.BLACK: None}
     misses = {chess.WHITE: 0, chess.BLACK: 0}
-    hits0 = {c: tally.hits.get(id(p.engine), 0) for c, p in side_player.items()}
-    garbled0 = {c: tally.garbled.get(id(p.engine), 0) for c, p in side_player.items()}
+    # The engines of this game, kept by id: one that fails is dropped before the counts are read.
+    ids = {c: id(p.engine) for c, p in side_player.items()}
+    hits0 = {c: tally.hits.get(ids[c], 0) for c in ids}
+    garbled0 = {c: tally.garbled.get(ids[c], 0) for c in ids}
 
     def counts():
         out = {}
-        for c, p in side_player.items():
+        for c in ids:
             out[c] = {
-                "hits": tally.hits.get(id(p.engine), 0) - hits0[c],
+                "hits": tally.hits.get(ids[c], 0) - hits0[c],
                 "misses": misses[c],
-                "garbled": tally.garbled.get(id(p.engine), 0) - garbled0[c],
-                "first": tally.first.get(id(p.engine)),
+                "garbled": tally.garbled.get(ids[c], 0) - garbled0[c],
+                "first": tally.first.get(ids[c]),
             }
         return out
 
@@ -229,9 +233,8 @@ async def play_game(players, white, board, clock, args, tally, game_id):
         if result.move is None or not board.is_legal(result.move):
             return (*lost(side, "illegal move", f"bestmove {result.move} {where}"), counts(), notes)
         board.push(result.move)
-        # The engine's own last `info time` beside the time measured here tells a slow engine
-        # from a slow pipe or a starved process when a move comes late.
-        # Its nodes against its usual speed tell a starved process from a long search.
+        # The engine's own last `info time` and nodes beside the time measured here tell a long
+        # search from a slow pipe or a starved process when a move comes late.
         said, nodes = result.info.get("time"), result.info.get("nodes")
         notes.append(f"{used:.3f}s left {left[side]:.3f}s" + (f" engine {said:.3f}s" if said is not None else "")
                      + (f" nodes {nodes}" if nodes is not None else ""))
