@@ -73,6 +73,8 @@ pub struct SharedControl {
     pondering: AtomicBool,
     /// When the clock of the current search started (reset by `ponderhit`).
     clock_start: Mutex<Instant>,
+    /// When the search began, pondering included: the time its reports give.
+    began: Instant,
     changed: Condvar,
     /// The lock `changed` is waited on with.
     gate: Mutex<()>,
@@ -84,6 +86,7 @@ impl Default for SharedControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             clock_start: Mutex::new(Instant::now()),
+            began: Instant::now(),
             changed: Condvar::new(),
             gate: Mutex::new(()),
         }
@@ -132,6 +135,12 @@ impl SharedControl {
             return Duration::ZERO;
         }
         self.clock_start.lock().map(|t| t.elapsed()).unwrap_or_default()
+    }
+
+    /// Time since the search began, pondering included: what `info time` reports, so that
+    /// the nodes a report counts (the pondering ones too) and its time agree.
+    pub fn searched(&self) -> Duration {
+        self.began.elapsed()
     }
 
     /// Wakes every thread waiting in [`SharedControl::wait_while`].

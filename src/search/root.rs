@@ -245,7 +245,7 @@ impl Worker<'_> {
                     mv: m,
                     number: i + 1,
                     nodes: self.total_nodes(),
-                    time: self.control.elapsed(),
+                    time: self.control.searched(),
                 });
             }
             self.seldepth = 0;
@@ -334,7 +334,7 @@ impl Worker<'_> {
             score: Score::from_value(score),
             bound,
             nodes: self.total_nodes(),
-            time: self.control.elapsed(),
+            time: self.control.searched(),
             hashfull: self.shared.tt.hashfull(),
             tbhits: self.total_tb_hits(),
             pv: r.pv.clone(),

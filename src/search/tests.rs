@@ -310,3 +310,14 @@ fn a_limited_strength_chooses_among_lines_even_on_a_budget_too_small_for_one_ite
     }
     assert!(played.len() >= 3, "the same few moves every game: {played:?}");
 }
+
+#[test]
+fn reports_count_time_from_the_start_of_pondering() {
+    let control = SharedControl::starting(true);
+    std::thread::sleep(std::time::Duration::from_millis(40));
+    assert_eq!(control.elapsed(), std::time::Duration::ZERO, "no clock runs while pondering");
+    control.ponderhit();
+    // The clock starts at the ponderhit; the reports' time, like their node counts, does not.
+    assert!(control.elapsed() < std::time::Duration::from_millis(40));
+    assert!(control.searched() >= std::time::Duration::from_millis(40));
+}
