@@ -74,7 +74,7 @@ fn ms(v: i64) -> Duration {
 ///   as Stockfish does, so the answer comes at once rather than after a search without end.
 /// * no clock at all and no `movetime`: no limit from time.
 pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
-    budget_with(clock, side, overhead_ms, &Params::default())
+    budget_with(clock, side, overhead_ms, &Params::defaults())
 }
 
 /// [`budget`] with the tunable numbers of `p` (moves to go, increment, hard per soft).
@@ -135,7 +135,7 @@ pub struct SoftStop {
 impl SoftStop {
     /// For a search whose first root move (before any iteration) is `first`.
     pub fn new(budget: TimeBudget, first: Move) -> SoftStop {
-        SoftStop::with_params(budget, first, Params::default())
+        SoftStop::with_params(budget, first, Params::defaults())
     }
 
     /// [`SoftStop::new`] with the tunable numbers of `params`.

@@ -137,7 +137,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead_ms: 50, params: Params::default() }
+        Options { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead_ms: 50, params: Params::defaults() }
     }
 }
 

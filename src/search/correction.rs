@@ -101,21 +101,21 @@ mod tests {
     fn corrections_close_the_gap_and_stay_bounded() {
         let mut ch = CorrectionHistory::default();
         let pos = Position::from_fen(crate::fen::STARTPOS).unwrap();
-        assert_eq!(ch.corrected(&pos, 30, &Params::default()), 30);
+        assert_eq!(ch.corrected(&pos, 30, &Params::defaults()), 30);
         for error in [40, -25, 500, -500] {
             for _ in 0..300 {
-                let eval = ch.corrected(&pos, 0, &Params::default());
-                ch.update(&pos, 8, error, eval, &Params::default());
+                let eval = ch.corrected(&pos, 0, &Params::defaults());
+                ch.update(&pos, 8, error, eval, &Params::defaults());
             }
-            let c = ch.corrected(&pos, 0, &Params::default());
+            let c = ch.corrected(&pos, 0, &Params::defaults());
             let bound = error.clamp(-128, 128);
             assert!((c - bound).abs() <= bound.abs() / 4 + 2, "error {error}: correction {c}");
         }
         // The other side to move has entries of its own.
         let black = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
-        assert_eq!(ch.corrected(&black, 7, &Params::default()), 7);
+        assert_eq!(ch.corrected(&black, 7, &Params::defaults()), 7);
         ch.clear();
-        assert_eq!(ch.corrected(&pos, 7, &Params::default()), 7);
+        assert_eq!(ch.corrected(&pos, 7, &Params::defaults()), 7);
     }
 
     #[test]
@@ -124,8 +124,8 @@ mod tests {
         let pos = Position::from_fen(crate::fen::STARTPOS).unwrap();
         for i in 0..1000 {
             let score = if i % 3 == 0 { -20_000 } else { 20_000 };
-            ch.update(&pos, 60, score, 0, &Params::default());
-            let c = ch.corrected(&pos, 0, &Params::default());
+            ch.update(&pos, 60, score, 0, &Params::defaults());
+            let c = ch.corrected(&pos, 0, &Params::defaults());
             assert!(c.abs() <= 128, "correction {c}");
         }
     }

@@ -72,6 +72,11 @@ macro_rules! params {
 
         #[cfg(not(feature = "tune"))]
         impl Params {
+            /// The defaults (the only values there are without the feature).
+            pub const fn defaults() -> Params {
+                Params
+            }
+
             $( $(#[$doc])* #[inline(always)] pub const fn $name(&self) -> i32 { $default } )*
         }
 
@@ -85,12 +90,17 @@ macro_rules! params {
         #[cfg(feature = "tune")]
         impl Default for Params {
             fn default() -> Self {
-                Params { $( $name: $default, )* }
+                Params::defaults()
             }
         }
 
         #[cfg(feature = "tune")]
         impl Params {
+            /// Every entry at its default.
+            pub const fn defaults() -> Params {
+                Params { $( $name: $default, )* }
+            }
+
             $( $(#[$doc])* #[inline(always)] pub const fn $name(&self) -> i32 { self.$name } )*
 
             fn slot(&mut self, name: &str) -> Option<(&'static Param, &mut i32)> {
@@ -389,7 +399,7 @@ mod tests {
     /// The fractions equal the literals they replaced, bit for bit.
     #[test]
     fn fractions_are_the_old_constants() {
-        let p = Params::default();
+        let p = Params::defaults();
         assert_eq!(p.lmr_base(), 0.75);
         assert_eq!(p.lmr_divisor(), 2.25);
         assert_eq!(p.instability_decay(), 0.5);
@@ -407,7 +417,7 @@ mod tests {
     #[cfg(feature = "tune")]
     #[test]
     fn set_changes_one_value_and_refuses_what_lies_outside_the_range() {
-        let mut p = Params::default();
+        let mut p = Params::defaults();
         for entry in TABLE {
             assert_eq!(p.get(entry.name), Some(entry.default), "{}", entry.name);
         }
@@ -424,7 +434,7 @@ mod tests {
         assert!(matches!(p.set("no_such", 1), Err(ParamError::Unknown(_))));
         // Every entry reaches its own field.
         for (i, entry) in TABLE.iter().enumerate() {
-            let mut q = Params::default();
+            let mut q = Params::defaults();
             q.set(entry.name, entry.max as i64).unwrap();
             for (j, other) in TABLE.iter().enumerate() {
                 let want = if i == j { entry.max } else { other.default };

@@ -36,8 +36,8 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
-            reductions: Reductions::new(&Params::default()),
-            params: Params::default(),
+            reductions: Reductions::new(&Params::defaults()),
+            params: Params::defaults(),
             threads: vec![ThreadData::new()],
             tb: None,
         }
