@@ -36,7 +36,6 @@ import random
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pgn_result  # noqa: E402  (beside this file)
