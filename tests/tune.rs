@@ -7,6 +7,7 @@ mod common;
 
 use common::{Ox88, LONG};
 use ox88::search::params::TABLE;
+#[cfg(feature = "tune")]
 use std::process::Command;
 
 /// The bench signature of the build without the feature, as the README and CHANGELOG
@@ -14,6 +15,7 @@ use std::process::Command;
 #[cfg(feature = "tune")]
 const BENCH: u64 = 2_518_312;
 
+#[cfg(feature = "tune")]
 /// The nodes of `go depth 9` from the start position in a fresh engine, after `options`.
 fn nodes_after(options: &[&str]) -> u64 {
     let mut e = Ox88::start();
