@@ -7,6 +7,7 @@
 
 use crate::mv::Move;
 use crate::piece::Color;
+use crate::search::params::Params;
 use crate::value::INFINITY;
 use std::time::Duration;
 
@@ -37,8 +38,9 @@ impl Clock {
     }
 }
 
-/// Moves assumed to remain in a sudden-death game.
-const DEFAULT_MOVES_TO_GO: i64 = 25;
+// The trade-offs (moves assumed to remain, the increment's part, hard per soft, how the
+// soft limit stretches) are tunable entries of `Params`; the numbers here keep the
+// answer inside the clock and are not tuned.
 /// The smallest budget: enough for the search to finish depth 1 and return a legal move.
 const MIN_BUDGET_MS: i64 = 1;
 /// A larger `movestogo` counts as this many.
@@ -47,12 +49,9 @@ const MAX_MOVES_TO_GO: i64 = 50;
 /// the overhead), for the reply to get out in time.
 const MOVETIME_MARGIN_MS: i64 = 5;
 const MOVETIME_MARGIN_DIV: i64 = 100;
-/// Quarters of the increment added to a move's share of the clock.
-const INC_QUARTERS: i64 = 3;
-/// The hard limit is this many soft limits...
-const HARD_PER_SOFT: i64 = 3;
-/// ...within `1 / HARD_CAP_DIV` of the clock, the soft one within `1 / SOFT_CAP_DIV`; on the
-/// last move before the time control within these tenths of it.
+/// The hard limit (some soft limits, `Params::hard_per_soft`) is within `1 / HARD_CAP_DIV`
+/// of the clock, the soft one within `1 / SOFT_CAP_DIV`; on the last move before the time
+/// control within these tenths of it.
 const HARD_CAP_DIV: i64 = 2;
 const SOFT_CAP_DIV: i64 = 5;
 const LAST_MOVE_HARD_TENTHS: i64 = 9;
@@ -75,6 +74,11 @@ fn ms(v: i64) -> Duration {
 ///   as Stockfish does, so the answer comes at once rather than after a search without end.
 /// * no clock at all and no `movetime`: no limit from time.
 pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
+    budget_with(clock, side, overhead_ms, &Params::defaults())
+}
+
+/// [`budget`] with the tunable numbers of `p` (moves to go, increment, hard per soft).
+pub fn budget_with(clock: &Clock, side: Color, overhead_ms: i64, p: &Params) -> TimeBudget {
     let overhead = overhead_ms.max(0);
     let movetime = clock.movetime.map(|m| {
         let m = m.max(0);
@@ -90,7 +94,8 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
         let left = t.saturating_sub(overhead).max(0);
         let inc = inc.unwrap_or(0).max(0);
         // `movestogo 0` (or less) is no count at all: sudden death, as if it were absent.
-        let mtg = clock.movestogo.filter(|&m| m > 0).unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, MAX_MOVES_TO_GO);
+        let mtg =
+            clock.movestogo.filter(|&m| m > 0).unwrap_or(p.default_moves_to_go() as i64).clamp(1, MAX_MOVES_TO_GO);
         // The last move before the time control may use most of the clock; otherwise a low
         // clock is rebuilt from the increment rather than spent.
         let (soft_cap, hard_cap) = if mtg == 1 {
@@ -98,8 +103,8 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
         } else {
             (left / SOFT_CAP_DIV, left / HARD_CAP_DIV)
         };
-        let soft = (left / mtg).saturating_add(inc.saturating_mul(INC_QUARTERS) / 4).min(soft_cap);
-        let hard = soft.saturating_mul(HARD_PER_SOFT).min(hard_cap).max(soft);
+        let soft = (left / mtg).saturating_add(inc.saturating_mul(p.inc_quarters() as i64) / 4).min(soft_cap);
+        let hard = soft.saturating_mul(p.hard_per_soft() as i64).min(hard_cap).max(soft);
         (soft, hard)
     });
     match (movetime, from_clock) {
@@ -110,25 +115,8 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
     }
 }
 
-/// How much of the best move's instability an iteration carries over to the next.
-const INSTABILITY_DECAY: f64 = 0.5;
-/// The soft limit is scaled by `STABLE_SCALE + INSTABILITY_SCALE * instability`...
-const STABLE_SCALE: f64 = 0.7;
-const INSTABILITY_SCALE: f64 = 0.8;
-/// ...stretched when the score fell since the last iteration by more than `SMALL_DROP`
-/// centipawns, and again by more when it fell by more than `BIG_DROP`...
-const SMALL_DROP: i32 = 20;
-const SMALL_DROP_STRETCH: f64 = 0.25;
-const BIG_DROP: i32 = 60;
-const BIG_DROP_STRETCH: f64 = 0.35;
-/// ...from `SHARE_MIN_DEPTH` on, scaled by `(SHARE_PIVOT - share) * SHARE_SCALE` with
-/// `share` the best move's part of the iteration's nodes...
-const SHARE_MIN_DEPTH: i32 = 8;
-const SHARE_PIVOT: f64 = 1.5;
-const SHARE_SCALE: f64 = 1.35;
-/// ...and at most `MAX_SCALE` times itself. The only legal move is searched to
-/// `ONLY_MOVE_DEPTH`, then played.
-const MAX_SCALE: f64 = 2.5;
+/// How the soft limit stretches between iterations is `Params`' (`instability_decay` to
+/// `max_scale`). The only legal move is searched to `ONLY_MOVE_DEPTH`, then played.
 const ONLY_MOVE_DEPTH: i32 = 4;
 
 /// Between iterations: whether to start another one. The soft limit stretches while the
@@ -141,12 +129,18 @@ pub struct SoftStop {
     instability: f64,
     last_best: Move,
     last_score: i32,
+    params: Params,
 }
 
 impl SoftStop {
     /// For a search whose first root move (before any iteration) is `first`.
     pub fn new(budget: TimeBudget, first: Move) -> SoftStop {
-        SoftStop { budget, instability: 0.0, last_best: first, last_score: -INFINITY }
+        SoftStop::with_params(budget, first, Params::defaults())
+    }
+
+    /// [`SoftStop::new`] with the tunable numbers of `params`.
+    pub fn with_params(budget: TimeBudget, first: Move, params: Params) -> SoftStop {
+        SoftStop { budget, instability: 0.0, last_best: first, last_score: -INFINITY, params }
     }
 
     /// After the iteration at `depth` found `best` with `score` (`root_moves` moves at the
@@ -163,28 +157,29 @@ impl SoftStop {
         elapsed: Duration,
     ) -> bool {
         if let Some(soft) = self.budget.soft {
+            let p = self.params;
             let changed = best != self.last_best;
-            self.instability = self.instability * INSTABILITY_DECAY + if changed { 1.0 } else { 0.0 };
+            self.instability = self.instability * p.instability_decay() + if changed { 1.0 } else { 0.0 };
             let drop = if self.last_score > -INFINITY { self.last_score - score } else { 0 };
             // `movetime` (soft and hard alike) asks for that much thinking: no scaling.
             let fixed = self.budget.hard == Some(soft);
-            let mut factor = if fixed { 1.0 } else { STABLE_SCALE + INSTABILITY_SCALE * self.instability };
-            if drop > SMALL_DROP && !fixed {
-                factor += SMALL_DROP_STRETCH;
+            let mut factor = if fixed { 1.0 } else { p.stable_scale() + p.instability_scale() * self.instability };
+            if drop > p.small_drop() && !fixed {
+                factor += p.small_drop_stretch();
             }
-            if drop > BIG_DROP && !fixed {
-                factor += BIG_DROP_STRETCH;
+            if drop > p.big_drop() && !fixed {
+                factor += p.big_drop_stretch();
             }
             // A best move that took nearly all the effort has little competition: less time;
             // one whose rivals took much of it may yet be overtaken: more. Shallow
             // iterations spread their nodes too evenly to say.
-            if depth >= SHARE_MIN_DEPTH && !fixed {
-                factor *= (SHARE_PIVOT - best_share.clamp(0.0, 1.0)) * SHARE_SCALE;
+            if depth >= p.share_min_depth() && !fixed {
+                factor *= (p.share_pivot() - best_share.clamp(0.0, 1.0)) * p.share_scale();
             }
             if root_moves == 1 && depth >= ONLY_MOVE_DEPTH {
                 factor = 0.0;
             }
-            let factor = factor.clamp(0.0, MAX_SCALE);
+            let factor = factor.clamp(0.0, p.max_scale());
             let mut budget = soft.mul_f64(factor);
             if let Some(hard) = self.budget.hard {
                 budget = budget.min(hard);

@@ -4,6 +4,7 @@
 use super::{lock_searcher, Event, EventSink, STOP_GRACE};
 use crate::mv::Move;
 use crate::position::Position;
+use crate::search::params::Params;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
 use crate::tablebase::TbConfig;
 use std::cell::RefCell;
@@ -44,6 +45,7 @@ pub(super) struct SearchJob {
     pub(super) history: Vec<u64>,
     pub(super) limits: SearchLimits,
     pub(super) threads: usize,
+    pub(super) params: Params,
     pub(super) tablebases: Option<TbConfig>,
     /// The least time before the answer (a limited strength does not answer at once).
     pub(super) pace: Option<Duration>,
@@ -83,6 +85,7 @@ impl SearchJob {
                 return;
             }
             searcher.set_threads(self.threads);
+            searcher.set_params(self.params);
             searcher.set_tablebases(self.tablebases.clone());
             let result = catch_unwind(AssertUnwindSafe(|| {
                 searcher

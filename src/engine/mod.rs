@@ -35,10 +35,11 @@ use crate::fen::{FenError, FenRepair, STARTPOS};
 use crate::movegen::MoveError;
 use crate::mv::Move;
 use crate::position::Position;
+use crate::search::params::Params;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
 use crate::strength::{self, Limit};
 use crate::tablebase::{LoadProblem, Tablebases, TbConfig};
-use crate::time::{budget, Clock, TimeBudget};
+use crate::time::{budget_with, Clock, TimeBudget};
 use crate::tt::TableAllocError;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -130,11 +131,13 @@ pub struct Options {
     pub multipv: usize,
     pub ponder: bool,
     pub move_overhead_ms: i64,
+    /// The search's and the time manager's tunable numbers (constants without `tune`).
+    pub params: Params,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead_ms: 50 }
+        Options { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead_ms: 50, params: Params::defaults() }
     }
 }
 
@@ -329,6 +332,12 @@ impl Engine {
         self.options.ponder = on;
     }
 
+    /// A tunable number (`tune` feature), from the next `go` on; refused outside its range.
+    #[cfg(feature = "tune")]
+    pub fn set_param(&mut self, name: &str, value: i64) -> Result<(), crate::search::params::ParamError> {
+        self.options.params.set(name, value)
+    }
+
     pub fn tablebase_options(&self) -> &TablebaseOptions {
         &self.tablebases
     }
@@ -408,7 +417,7 @@ impl Engine {
         let time = if params.infinite {
             TimeBudget::default()
         } else {
-            budget(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms)
+            budget_with(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms, &self.options.params)
         };
         let mut limits = SearchLimits {
             depth,
@@ -442,6 +451,7 @@ impl Engine {
             history: self.history.clone(),
             limits,
             threads,
+            params: self.options.params,
             tablebases: self.tb_config(),
             pace,
             control: Arc::clone(&control),

@@ -14,9 +14,7 @@
 //! (the "gravity" of the history tables): strong evidence moves it further, and an entry
 //! near the limit yields to evidence against it.
 
-use super::params::{
-    CORRECTION_DEPTH_DIV, CORRECTION_LIMIT, CORRECTION_MAX_BONUS, CORRECTION_PAWN_WEIGHT, CORRECTION_READ_DIV,
-};
+use super::params::{Params, CORRECTION_LIMIT, CORRECTION_MAX_BONUS};
 use crate::piece::Color;
 use crate::position::Position;
 use crate::value::clamp_eval;
@@ -31,9 +29,6 @@ const GRAIN: i32 = 16;
 const LIMIT: i32 = CORRECTION_LIMIT * GRAIN;
 /// The largest single update, in 1/GRAIN units.
 const MAX_BONUS: i32 = CORRECTION_MAX_BONUS * GRAIN;
-/// Reading: (CORRECTION_PAWN_WEIGHT * pawn entry + sum of the two non-pawn entries) /
-/// READ_DIV.
-const READ_DIV: i32 = CORRECTION_READ_DIV * GRAIN;
 
 type Table = [[i16; SIZE]; 2];
 
@@ -69,20 +64,21 @@ impl CorrectionHistory {
     /// The static evaluation `raw` of `pos` (side to move's view), corrected and kept below
     /// the tablebase and mate ranges.
     #[inline(always)]
-    pub fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+    pub fn corrected(&self, pos: &Position, raw: i32, p: &Params) -> i32 {
         let stm = pos.side_to_move().index();
         let pawn = self.pawn[stm][index(pos.pawn_key())] as i32;
         let white = self.non_pawn[0][stm][index(pos.non_pawn_key(Color::White))] as i32;
         let black = self.non_pawn[1][stm][index(pos.non_pawn_key(Color::Black))] as i32;
-        let correction = (CORRECTION_PAWN_WEIGHT * pawn + white + black) / READ_DIV;
+        // The weighted sum of the entries over the read divisor, in GRAIN units.
+        let correction = (p.correction_pawn_weight() * pawn + white + black) / (p.correction_read_div() * GRAIN);
         clamp_eval(raw + correction)
     }
 
     /// A search of `pos` to `depth` found `score` where the corrected static evaluation
     /// said `eval`: every table's entry for `pos` moves toward the difference.
     #[inline]
-    pub fn update(&mut self, pos: &Position, depth: i32, score: i32, eval: i32) {
-        let bonus = ((score - eval) * GRAIN * depth / CORRECTION_DEPTH_DIV).clamp(-MAX_BONUS, MAX_BONUS);
+    pub fn update(&mut self, pos: &Position, depth: i32, score: i32, eval: i32, p: &Params) {
+        let bonus = ((score - eval) * GRAIN * depth / p.correction_depth_div()).clamp(-MAX_BONUS, MAX_BONUS);
         let stm = pos.side_to_move().index();
         let nudge = |entry: &mut i16| {
             let e = *entry as i32;
@@ -105,21 +101,21 @@ mod tests {
     fn corrections_close_the_gap_and_stay_bounded() {
         let mut ch = CorrectionHistory::default();
         let pos = Position::from_fen(crate::fen::STARTPOS).unwrap();
-        assert_eq!(ch.corrected(&pos, 30), 30);
+        assert_eq!(ch.corrected(&pos, 30, &Params::defaults()), 30);
         for error in [40, -25, 500, -500] {
             for _ in 0..300 {
-                let eval = ch.corrected(&pos, 0);
-                ch.update(&pos, 8, error, eval);
+                let eval = ch.corrected(&pos, 0, &Params::defaults());
+                ch.update(&pos, 8, error, eval, &Params::defaults());
             }
-            let c = ch.corrected(&pos, 0);
+            let c = ch.corrected(&pos, 0, &Params::defaults());
             let bound = error.clamp(-128, 128);
             assert!((c - bound).abs() <= bound.abs() / 4 + 2, "error {error}: correction {c}");
         }
         // The other side to move has entries of its own.
         let black = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
-        assert_eq!(ch.corrected(&black, 7), 7);
+        assert_eq!(ch.corrected(&black, 7, &Params::defaults()), 7);
         ch.clear();
-        assert_eq!(ch.corrected(&pos, 7), 7);
+        assert_eq!(ch.corrected(&pos, 7, &Params::defaults()), 7);
     }
 
     #[test]
@@ -128,8 +124,8 @@ mod tests {
         let pos = Position::from_fen(crate::fen::STARTPOS).unwrap();
         for i in 0..1000 {
             let score = if i % 3 == 0 { -20_000 } else { 20_000 };
-            ch.update(&pos, 60, score, 0);
-            let c = ch.corrected(&pos, 0);
+            ch.update(&pos, 60, score, 0, &Params::defaults());
+            let c = ch.corrected(&pos, 0, &Params::defaults());
             assert!(c.abs() <= 128, "correction {c}");
         }
     }

@@ -6,7 +6,7 @@
 //! gets its moves from [`super::picker`], which generates each group only when it is
 //! reached; quiescence and the root order whole lists by [`list_score`].
 
-use super::params::{HISTORY_BONUS_MAX, HISTORY_DEPTH, HISTORY_DEPTH2, HISTORY_MAX};
+use super::params::HISTORY_MAX;
 use crate::mv::Move;
 use crate::piece::{Kind, Piece};
 use crate::position::Position;
@@ -37,8 +37,8 @@ pub struct OrderTables {
     continuation: Vec<i16>,
 }
 
-const _: () =
-    assert!(HISTORY_MAX <= i16::MAX as i32 && HISTORY_BONUS_MAX <= HISTORY_MAX, "history entries are stored as i16");
+// The largest history bonus is kept within HISTORY_MAX by its range (`params`' tests).
+const _: () = assert!(HISTORY_MAX <= i16::MAX as i32, "history entries are stored as i16");
 
 /// Where a move's row of the continuation history starts (see [`OrderTables::continuation_row`]).
 pub type ContRow = Option<usize>;
@@ -142,20 +142,20 @@ impl OrderTables {
 
     /// A quiet move caused a beta cut-off: reward it, penalise the quiets tried before it.
     /// `prev` is the opponent's last move and the piece it moved (for the counter-move);
-    /// `rows` are the continuation rows of the two moves before this node's.
+    /// `rows` are the continuation rows of the two moves before this node's; `bonus` is
+    /// the history bonus of the node's depth.
     #[allow(clippy::too_many_arguments)]
     pub fn reward_quiet(
         &mut self,
         pos: &Position,
         ply: usize,
-        depth: i32,
+        bonus: i32,
         best: Move,
         tried: &[Move],
         (prev_piece, prev): (Piece, Move),
         rows: &[ContRow; 2],
     ) {
         let side = pos.side_to_move().index();
-        let bonus = (HISTORY_DEPTH2 * depth * depth + HISTORY_DEPTH * depth).min(HISTORY_BONUS_MAX);
         self.nudge_quiet(pos, side, best, rows, bonus);
         for &m in tried {
             if m != best {

@@ -6,7 +6,6 @@
 //! whether time allows another.
 
 use super::ordering::list_score;
-use super::params::{ASPIRATION_DELTA, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH};
 use super::tree::POLL_NODES;
 use super::worker::{Frame, Worker};
 use super::{features, Report, SearchLimits, SearchOutcome};
@@ -77,7 +76,7 @@ impl Worker<'_> {
         }
         .clamp(1, MAX_DEPTH);
 
-        let mut soft_stop = SoftStop::new(limits.time, root[0].mv);
+        let mut soft_stop = SoftStop::with_params(limits.time, root[0].mv, *self.shared.params);
         // The depth being searched and the first move of the last line reported.
         let (mut searching, mut reported) = (0, Move::NONE);
         // With a limited strength: the lines of the last iteration completed, and its depth.
@@ -190,13 +189,14 @@ impl Worker<'_> {
             r.score = -INFINITY;
         }
         let prev = root[pv_index].prev_score;
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if features::ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND
-        {
-            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let p = self.shared.params;
+        let mut delta = p.aspiration_delta();
+        let (mut alpha, mut beta) =
+            if features::ASPIRATION && depth >= p.aspiration_min_depth() && prev.abs() < MATE_BOUND {
+                ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+            } else {
+                (-INFINITY, INFINITY)
+            };
         loop {
             let v = self.root_search(pos, root, depth, alpha, beta, pv_index, report);
             sort_root(&mut root[pv_index..]);
@@ -213,7 +213,7 @@ impl Worker<'_> {
             } else {
                 return;
             };
-            delta += delta / 2 + ASPIRATION_GROWTH;
+            delta += delta / 2 + p.aspiration_growth();
             if self.control.elapsed() >= VERBOSE_AFTER {
                 report(self.iteration_report(depth, pv_index, &root[pv_index], v, bound));
             }

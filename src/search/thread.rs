@@ -7,6 +7,7 @@
 //! helpers search until it returns, half of them one ply ahead so that the threads spread
 //! over two depths rather than repeat one tree, and what they store steers the main thread.
 
+use super::params::Params;
 use super::worker::{Reductions, Shared, ThreadData, TreeProbe, Worker};
 use super::{Report, SearchLimits, SearchOutcome, SharedControl};
 use crate::mv::Move;
@@ -23,6 +24,8 @@ const HELPER_STACK_BYTES: usize = 32 << 20;
 pub struct Searcher {
     tt: TranspositionTable,
     reductions: Reductions,
+    /// The tunable numbers the next searches use, and the reductions built from them.
+    params: Params,
     /// The main thread's data first, then the helpers'.
     threads: Vec<ThreadData>,
     /// Endgame tablebases, when `SyzygyPath` holds some.
@@ -33,7 +36,8 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
-            reductions: Reductions::new(),
+            reductions: Reductions::new(&Params::defaults()),
+            params: Params::defaults(),
             threads: vec![ThreadData::new()],
             tb: None,
         }
@@ -42,6 +46,14 @@ impl Searcher {
     /// The tablebases (and probe options) the next searches use; `None`: none.
     pub fn set_tablebases(&mut self, tb: Option<TbConfig>) {
         self.tb = tb;
+    }
+
+    /// The tunable numbers the next searches use; the reductions are rebuilt when they change.
+    pub fn set_params(&mut self, params: Params) {
+        if params != self.params {
+            self.params = params;
+            self.reductions = Reductions::new(&params);
+        }
     }
 
     /// Resizes the hash table (allocation happens here, not at the next search); on failure
@@ -128,6 +140,7 @@ impl Searcher {
         let shared = Shared {
             tt: &self.tt,
             reductions: &self.reductions,
+            params: &self.params,
             helper_nodes: &helper_nodes,
             tb,
             root_tb: root_tb.as_ref().map_or(&[], |r| &r.kept),

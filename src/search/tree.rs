@@ -60,7 +60,7 @@ impl Worker<'_> {
     #[inline(always)]
     fn corrected_eval(&mut self, pos: &Position, ply: usize) -> i32 {
         let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.td.nnue.get(&NETWORK, ply));
-        self.td.correction.corrected(pos, raw)
+        self.td.correction.corrected(pos, raw, self.shared.params)
     }
 
     /// Alpha-beta search of `pos` to `depth`; `in_check` tells whether its side to move is.
@@ -73,6 +73,7 @@ impl Worker<'_> {
         ply: usize,
         in_check: bool,
     ) -> i32 {
+        let p = self.shared.params;
         self.td.pv_len[ply] = ply;
         self.td.keys[self.td.root_index + ply] = pos.key();
         // Draws: repetition, fifty moves (unless it is mate), insufficient material. Checked
@@ -166,20 +167,21 @@ impl Worker<'_> {
         if !pv_node && !in_check && !singular_search && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
             if features::REVERSE_FUTILITY
-                && depth <= RFP_MAX_DEPTH
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && depth <= p.rfp_max_depth()
+                && eval - p.rfp_margin() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
             // Null move: if passing still fails high, a real move will. Not in pawn endings
             // (zugzwang), not twice in a row.
             if features::NULL_MOVE
-                && depth >= NMP_MIN_DEPTH
+                && depth >= p.nmp_min_depth()
                 && eval >= beta
                 && self.td.stack[ply - 1].mv != Move::NONE
                 && has_pieces(pos)
             {
-                let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(NMP_EVAL_MAX);
+                let r =
+                    p.nmp_base() + depth / p.nmp_depth_div() + ((eval - beta) / p.nmp_eval_div()).min(p.nmp_eval_max());
                 self.td.nnue.push_null(ply);
                 let undo = pos.make_null();
                 self.prefetch(pos.key());
@@ -201,7 +203,7 @@ impl Worker<'_> {
         // Without a hash move a deep node is searched one ply shallower first (internal
         // iterative reduction): its ordering is poor and the result seeds the table.
         let mut depth = depth;
-        if depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+        if depth >= p.iir_min_depth() && tt_move.is_none() {
             depth -= 1;
         }
 
@@ -226,7 +228,7 @@ impl Worker<'_> {
         let mut searched = 0;
         let mut quiets = [Move::NONE; QUIETS_KEPT];
         let mut quiet_count = 0;
-        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { LMP_NOT_IMPROVING_DIV };
+        let lmp_limit = (p.lmp_base() + depth * depth) / if improving { 1 } else { p.lmp_not_improving_div() };
         while let Some((m, order_score)) = picker.next(pos, &self.td.order) {
             if m == excluded {
                 continue;
@@ -235,14 +237,15 @@ impl Worker<'_> {
             let quiet = !m.is_tactical();
             // Pruning of late moves once a real score is in hand.
             if !pv_node && !in_check && best > -MATE_BOUND {
-                if features::LATE_MOVE_PRUNING && quiet && depth <= LMP_MAX_DEPTH && quiet_count as i32 >= lmp_limit {
+                if features::LATE_MOVE_PRUNING && quiet && depth <= p.lmp_max_depth() && quiet_count as i32 >= lmp_limit
+                {
                     picker.skip_quiets();
                     continue;
                 }
                 if !quiet
                     && order_score < 0
-                    && depth <= SEE_CAPTURE_MAX_DEPTH
-                    && !crate::see::see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
+                    && depth <= p.see_capture_max_depth()
+                    && !crate::see::see_ge(pos, m, -p.see_capture_margin() * depth)
                 {
                     continue;
                 }
@@ -254,28 +257,28 @@ impl Worker<'_> {
                 && !pv_node
                 && !in_check
                 && best > -MATE_BOUND
-                && depth <= SEE_QUIET_MAX_DEPTH
-                && !crate::see::see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth);
+                && depth <= p.see_quiet_max_depth()
+                && !crate::see::see_ge(pos, m, -p.see_quiet_margin() * depth * depth);
             // Singular extension: when every other move falls short of the hash move's score
             // by a margin, the hash move is the position's only good one and is searched a
             // ply deeper (two, off the principal variation, when far short). When another
             // move also reaches beta the node fails high on two moves (multi-cut); when the
             // hash move alone was expected to reach beta it is searched a ply shallower.
             let mut singular_extension = None;
-            if features::SINGULAR_EXTENSION && m == tt_move && !singular_search && depth >= SE_MIN_DEPTH {
+            if features::SINGULAR_EXTENSION && m == tt_move && !singular_search && depth >= p.se_min_depth() {
                 if let Some(h) = hit.filter(|h| {
-                    h.depth >= depth - SE_TT_DEPTH_MARGIN && h.bound != Bound::Upper && h.score.abs() < TB_WIN_BOUND
+                    h.depth >= depth - p.se_tt_depth_margin() && h.bound != Bound::Upper && h.score.abs() < TB_WIN_BOUND
                 }) {
-                    let bar = h.score - SE_MARGIN * depth;
+                    let bar = h.score - p.se_margin() * depth;
                     self.td.stack[ply].excluded = m;
-                    let v = self.negamax(pos, (depth - 1) / SE_DEPTH_DIV, bar - 1, bar, ply, in_check);
+                    let v = self.negamax(pos, (depth - 1) / p.se_depth_div(), bar - 1, bar, ply, in_check);
                     self.td.stack[ply].excluded = Move::NONE;
                     if self.stopped {
                         return 0;
                     }
                     let doubles = self.td.stack[ply - 1].double_extensions;
                     singular_extension = Some(if v < bar {
-                        if !pv_node && v < bar - SE_DOUBLE_MARGIN && doubles < SE_DOUBLE_MAX {
+                        if !pv_node && v < bar - p.se_double_margin() && (doubles as i32) < p.se_double_max() {
                             2
                         } else {
                             1
@@ -304,9 +307,9 @@ impl Worker<'_> {
                 && !in_check
                 && !gives_check
                 && best > -MATE_BOUND
-                && depth <= FUTILITY_MAX_DEPTH
+                && depth <= p.futility_max_depth()
                 && alpha < MATE_BOUND
-                && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                && eval + p.futility_base() + p.futility_margin() * depth <= alpha
             {
                 if quiet_count < quiets.len() {
                     quiets[quiet_count] = m;
@@ -330,22 +333,22 @@ impl Worker<'_> {
                 // Late-move reduction for quiet moves and losing captures.
                 let mut r = 0;
                 if features::LMR
-                    && depth >= LMR_MIN_DEPTH
+                    && depth >= p.lmr_min_depth()
                     && searched > pv_node as i32
                     && (quiet || order_score < 0)
                     && !gives_check
                 {
                     r = self.shared.reductions.get(depth, searched);
                     if pv_node {
-                        r -= LMR_PV;
+                        r -= p.lmr_pv();
                     }
                     if !improving {
-                        r += LMR_NOT_IMPROVING;
+                        r += p.lmr_not_improving();
                     }
                     if order_score >= COUNTER {
-                        r -= LMR_REFUTATION; // killers and counter-move
+                        r -= p.lmr_refutation(); // killers and counter-move
                     } else if quiet {
-                        r -= order_score / LMR_HISTORY_DIV;
+                        r -= order_score / p.lmr_history_div();
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -371,7 +374,15 @@ impl Worker<'_> {
                     if v >= beta {
                         if quiet {
                             let tried = &quiets[..quiet_count];
-                            self.td.order.reward_quiet(pos, ply, depth, m, tried, (prev.piece, prev.mv), &rows);
+                            self.td.order.reward_quiet(
+                                pos,
+                                ply,
+                                p.history_bonus(depth),
+                                m,
+                                tried,
+                                (prev.piece, prev.mv),
+                                &rows,
+                            );
                         }
                         break;
                     }
@@ -406,7 +417,7 @@ impl Worker<'_> {
             Bound::Exact => true,
         };
         if telling && !in_check && !self.stopped && !best_move.is_tactical() && best.abs() < TB_WIN_BOUND {
-            self.td.correction.update(pos, depth, best, static_eval);
+            self.td.correction.update(pos, depth, best, static_eval, p);
         }
         self.shared.tt.store(key, best_move, best, depth, bound, ply);
         best
@@ -448,6 +459,7 @@ impl Worker<'_> {
     /// Quiescence: captures and queen promotions until the position is quiet; all evasions
     /// when in check. Stand-pat on the static evaluation; delta and SEE pruning.
     fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
+        let p = self.shared.params;
         self.td.pv_len[ply] = ply;
         self.count_node();
         if self.stopped {
@@ -507,7 +519,7 @@ impl Worker<'_> {
                 }
                 // Delta pruning: even winning the victim (plus a margin) cannot reach alpha.
                 let victim = if m.is_en_passant() { nominal(Kind::Pawn) } else { nominal_of(pos.piece_at(m.to())) };
-                if !m.is_promotion() && stand + victim + DELTA_MARGIN <= alpha {
+                if !m.is_promotion() && stand + victim + p.delta_margin() <= alpha {
                     continue;
                 }
                 // SEE pruning: losing exchanges are not worth a look.

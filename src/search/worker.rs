@@ -7,7 +7,7 @@
 
 use super::correction::CorrectionHistory;
 use super::ordering::OrderTables;
-use super::params::{LMR_BASE, LMR_DIVISOR};
+use super::params::Params;
 use super::{SearchLimits, SharedControl};
 use crate::eval::{EvalCache, PawnTable};
 use crate::mv::Move;
@@ -38,11 +38,13 @@ pub(super) struct Frame {
 pub(super) struct Reductions(Box<[[u8; 64]; 64]>);
 
 impl Reductions {
-    pub fn new() -> Reductions {
+    /// The table of `p`'s reduction formula (built again when a tuner changes it).
+    pub fn new(p: &Params) -> Reductions {
+        let (base, divisor) = (p.lmr_base(), p.lmr_divisor());
         let mut table = Box::new([[0u8; 64]; 64]);
         for (d, row) in table.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
+                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as u8;
             }
         }
         Reductions(table)
@@ -128,6 +130,8 @@ impl ThreadData {
 pub(super) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub reductions: &'a Reductions,
+    /// The tunable numbers ([`Params`]): constants unless built with the `tune` feature.
+    pub params: &'a Params,
     /// Nodes of the helpers in this search, published every 1024 nodes.
     pub helper_nodes: &'a AtomicU64,
     /// Tablebase probes below the root, when they are made (see [`TreeProbe`]).

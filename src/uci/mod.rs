@@ -24,7 +24,7 @@ use vampirc_uci::UciMessage;
 pub const ENGINE_NAME: &str = "ox88";
 pub const ENGINE_AUTHOR: &str = "the ox88 authors";
 /// The answer to `help`.
-const HELP: [&str; 10] = [
+const HELP: [&str; 11] = [
     "ox88 reads the UCI commands: uci, isready, setoption name N [value V], ucinewgame,",
     "  position startpos|fen FEN [moves M...], go [wtime btime winc binc movestogo depth nodes mate",
     "  movetime infinite ponder searchmoves], stop, ponderhit, debug on|off, quit",
@@ -34,6 +34,7 @@ const HELP: [&str; 10] = [
     "  go perft N | perft N             count the leaves of the move tree, per root move",
     "  bench [depth]                    the fixed search whose node count is the engine's signature",
     "  genfens N seed S book None|FILE  N balanced openings as 'info string genfens FEN' (OpenBench)",
+    "  spsa-inputs                      the tunable numbers as OpenBench's SPSA input (tune builds)",
     "  help                             this list",
 ];
 /// How long a garbled `go` that limits nothing searches.
@@ -206,8 +207,8 @@ impl Session {
                 let id = UciMessage::Id { name: Some(format!("{ENGINE_NAME} {version}")), author: None };
                 self.out.line(&id.to_string());
                 self.out.line(&UciMessage::Id { name: None, author: Some(ENGINE_AUTHOR.into()) }.to_string());
-                for option in options::table() {
-                    self.out.line(&UciMessage::Option(option.declaration()).to_string());
+                for declaration in options::declarations() {
+                    self.out.line(&UciMessage::Option(declaration).to_string());
                 }
                 self.out.line(&UciMessage::UciOk.to_string());
             }
@@ -301,6 +302,14 @@ impl Session {
                 self.engine.run_task(work, Some(Box::new(move || stop.request_stop())));
             }
             Command::Genfens { count, seed, book, extra } => self.genfens(count, seed, book.as_deref(), &extra),
+            Command::SpsaInputs if cfg!(feature = "tune") => {
+                for line in crate::search::params::spsa_inputs().lines() {
+                    self.out.line(line);
+                }
+            }
+            Command::SpsaInputs => {
+                self.info_string("spsa-inputs: built without the tune feature, no number is tunable")
+            }
             Command::Help => {
                 for line in HELP {
                     self.out.line(line);

@@ -267,9 +267,47 @@ impl UciOption {
     }
 }
 
+/// What `uci` declares: the table, then (with the `tune` feature) every tunable number of
+/// the search as a spin.
+pub(super) fn declarations() -> Vec<UciOptionConfig> {
+    let mut all: Vec<UciOptionConfig> = table().iter().map(UciOption::declaration).collect();
+    if cfg!(feature = "tune") {
+        all.extend(crate::search::params::TABLE.iter().map(|p| tunable(p).declaration()));
+    }
+    all
+}
+
+/// A tunable number as an option row; its setting goes through [`set_tunable`], which knows
+/// the name.
+fn tunable(p: &crate::search::params::Param) -> UciOption {
+    UciOption {
+        name: p.name,
+        kind: OptionKind::Spin { default: p.default as i64, min: p.min as i64, max: p.max as i64 },
+        apply: |_, _| Ok(()),
+    }
+}
+
+#[cfg(feature = "tune")]
+fn set_tunable(session: &mut Session, option: &UciOption, setting: Setting) -> Result<(), UciError> {
+    let value = spin(setting);
+    session.engine.set_param(option.name, value).map_err(|_| {
+        let (min, max) = match option.kind {
+            OptionKind::Spin { min, max, .. } => (min, max),
+            _ => (0, 0),
+        };
+        UciError::OutOfRange { option: option.name, value, min, max }
+    })
+}
+
 /// `setoption`: the option named `name` (case and runs of spaces do not matter) takes `value`.
 pub(super) fn set(session: &mut Session, name: &str, value: Option<&str>) -> Result<(), UciError> {
     let wanted = normalise(name);
+    #[cfg(feature = "tune")]
+    if let Some(p) = crate::search::params::TABLE.iter().find(|p| p.name == wanted) {
+        let option = tunable(p);
+        let setting = option.read(value)?;
+        return set_tunable(session, &option, setting);
+    }
     let option = table()
         .into_iter()
         .find(|o| normalise(o.name) == wanted)

@@ -59,6 +59,8 @@ pub enum Command {
         /// Tokens after the known ones, which OpenBench may add; reported and ignored.
         extra: Vec<String>,
     },
+    /// `spsa-inputs`: the tunable numbers as OpenBench's SPSA input (`tune` builds).
+    SpsaInputs,
     /// `help`: the commands ox88 reads.
     Help,
 }
@@ -220,6 +222,7 @@ fn parse_tokens(tokens: &[&str]) -> Result<Command, UciError> {
             [_, extra, ..] => Err(UciError::UnexpectedToken { command: "bench", token: extra.to_string() }),
         },
         "genfens" => parse_genfens(args),
+        "spsa-inputs" => no_args("spsa-inputs", args, Command::SpsaInputs),
         "help" => no_args("help", args, Command::Help),
         _ => Err(UciError::UnknownCommand(tokens.join(" "))),
     }
