@@ -1,5 +1,7 @@
 //! The evaluation network: one hidden layer over piece-square inputs, trained on ox88's own
 //! self-play by `tools/nnue_train.rs`, embedded in the binary and read at compile time.
+//! Another file of the same shape may replace it at run time (`EvalFile`,
+//! [`Network::load`]); the search is given the network it plays with.
 //!
 //! Inputs: for each side that looks at the board (the "perspective"), 768 features, one per
 //! (own or enemy piece, kind, square seen from that side: ranks mirrored for Black), so one
@@ -22,27 +24,26 @@ use crate::position::Position;
 use crate::square::Square;
 use crate::value::MAX_PLY;
 
+mod format;
 mod simd;
 
+use format::{embedded_header, parse, Header};
+pub use format::{file_bytes, read_layers, Layers, NetworkFileError, NetworkLoadError};
+#[cfg(test)]
+use format::{read_header, read_i32, MAGIC, MAGIC_BASE, MAGIC_BUCKETS};
+
 pub const INPUTS: usize = 768;
+/// The embedded file's header: its width, bucket count and base are this build's.
+const EMBEDDED_HEADER: Header = embedded_header(EMBEDDED);
 /// The hidden layer's width, read from the embedded file: a wider network is a new file,
-/// not a code change (the SIMD paths want a multiple of 16).
-pub const HIDDEN: usize = read_i32(EMBEDDED, 8) as usize;
-const _: () = assert!(HIDDEN > 0 && HIDDEN.is_multiple_of(16), "network file: hidden size must be a multiple of 16");
+/// not a code change (the SIMD paths want a multiple of 16, which the reader checks).
+pub const HIDDEN: usize = EMBEDDED_HEADER.hidden;
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The number of output buckets, read from the embedded file like `HIDDEN`.
-pub const BUCKETS: usize = header(EMBEDDED).buckets;
+pub const BUCKETS: usize = EMBEDDED_HEADER.buckets;
 /// One bucket per piece count (2 to 32) at most: more could never all be used.
 pub const MAX_BUCKETS: usize = 31;
-
-/// The first format: a residual network over the full hand-written evaluation (n1, n2).
-const MAGIC: &[u8; 8] = b"OX88NNUE";
-/// The second: the header names the [`Base`] the network was trained on.
-const MAGIC_BASE: &[u8; 8] = b"OX88NNB2";
-/// The third: the header also gives the number of output buckets (2 or more; a network of
-/// one bucket keeps one of the formats above, so its file stays what it was).
-const MAGIC_BUCKETS: &[u8; 8] = b"OX88NNB3";
 
 /// What a network's output is added to: it was trained on what that base leaves unexplained,
 /// so the engine must evaluate with the same base.
@@ -69,135 +70,19 @@ impl Base {
             _ => None,
         }
     }
+
+    /// The base's name, as the trainer's `--base` spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Base::Full => "full",
+            Base::Light => "light",
+            Base::None => "none",
+        }
+    }
 }
 
 /// The base the embedded network corrects.
-pub const BASE: Base = header(EMBEDDED).base;
-
-const fn has_magic(b: &[u8], magic: &[u8; 8]) -> bool {
-    let mut i = 0;
-    while i < 8 {
-        if b[i] != magic[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// What a file's header says beyond the hidden size and the scale.
-struct Header {
-    base: Base,
-    buckets: usize,
-    /// Where the weights start.
-    len: usize,
-}
-
-/// Why a network file cannot be read.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum NetworkFileError {
-    /// Too short for its header, or none of the three magics.
-    BadMagic,
-    UnknownBase,
-    BucketCount,
-    /// The hidden size is not a multiple of 16 (what the SIMD paths need).
-    HiddenSize,
-    /// The length does not match what the header announces.
-    Length,
-}
-
-impl std::fmt::Display for NetworkFileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            NetworkFileError::BadMagic => "not an ox88 network file (bad magic)",
-            NetworkFileError::UnknownBase => "unknown base code",
-            NetworkFileError::BucketCount => "output bucket count out of range",
-            NetworkFileError::HiddenSize => "hidden size is not a positive multiple of 16",
-            NetworkFileError::Length => "file length does not match its header",
-        })
-    }
-}
-
-impl std::error::Error for NetworkFileError {}
-
-const fn try_header(b: &[u8]) -> Result<Header, NetworkFileError> {
-    if b.len() < 24 {
-        return Err(NetworkFileError::BadMagic);
-    }
-    let (base, buckets, len) = if has_magic(b, MAGIC) {
-        (Some(Base::Full), 1, 16)
-    } else if has_magic(b, MAGIC_BASE) {
-        (Base::from_code(read_i32(b, 16) as u32), 1, 20)
-    } else if has_magic(b, MAGIC_BUCKETS) {
-        let buckets = read_i32(b, 20) as u32 as usize;
-        if buckets < 2 || buckets > MAX_BUCKETS {
-            return Err(NetworkFileError::BucketCount);
-        }
-        (Base::from_code(read_i32(b, 16) as u32), buckets, 24)
-    } else {
-        return Err(NetworkFileError::BadMagic);
-    };
-    match base {
-        Some(base) => Ok(Header { base, buckets, len }),
-        None => Err(NetworkFileError::UnknownBase),
-    }
-}
-
-const fn header(b: &[u8]) -> Header {
-    match try_header(b) {
-        Ok(h) => h,
-        Err(NetworkFileError::BadMagic) => panic!("network file: bad magic"),
-        Err(NetworkFileError::UnknownBase) => panic!("network file: unknown base"),
-        Err(NetworkFileError::BucketCount) => panic!("network file: bucket count out of range"),
-        Err(_) => panic!("network file: bad header"),
-    }
-}
-
-/// A network file of any width and bucket count, as its integers: what the trainer starts
-/// from when it refines a network (`--init`).
-pub struct Layers {
-    pub scale: i32,
-    pub base: Base,
-    pub w1: Vec<i16>,
-    pub b1: Vec<i16>,
-    /// Bucket by bucket, the side to move's half first.
-    pub w2: Vec<i16>,
-    pub b2: Vec<i32>,
-}
-
-/// The length of a file whose header is `header_len` bytes: the 16-bit layers, then a 32-bit
-/// output bias per bucket.
-const fn file_len(header_len: usize, hidden: usize, buckets: usize) -> usize {
-    header_len + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
-}
-
-/// Reads what [`file_bytes`] writes.
-pub fn read_layers(b: &[u8]) -> Result<Layers, NetworkFileError> {
-    let h = try_header(b)?;
-    let hidden = read_i32(b, 8) as u32 as usize;
-    if hidden == 0 || !hidden.is_multiple_of(16) || hidden > 4096 {
-        return Err(NetworkFileError::HiddenSize);
-    }
-    if b.len() != file_len(h.len, hidden, h.buckets) {
-        return Err(NetworkFileError::Length);
-    }
-    let mut l = Layers {
-        scale: read_i32(b, 12),
-        base: h.base,
-        w1: vec![0; INPUTS * hidden],
-        b1: vec![0; hidden],
-        w2: vec![0; 2 * hidden * h.buckets],
-        b2: vec![0; h.buckets],
-    };
-    let mut at = read_i16s(b, h.len, &mut l.w1);
-    at = read_i16s(b, at, &mut l.b1);
-    at = read_i16s(b, at, &mut l.w2);
-    for x in l.b2.iter_mut() {
-        *x = read_i32(b, at);
-        at += 4;
-    }
-    Ok(l)
-}
+pub const BASE: Base = EMBEDDED_HEADER.base;
 
 /// The output bucket of a position with `pieces` on the board (kings included: 2 to 32) in a
 /// network of `buckets`: the 31 piece counts cut into `buckets` runs of near-equal length,
@@ -254,94 +139,15 @@ impl<const B: usize> Network<B> {
     }
 }
 
-/// A network file of any width (`b1.len()`) and any number of output buckets (`b2.len()`):
-/// magic, hidden size (u32), scale (i32), the base (u32, only after `OX88NNB2` or
-/// `OX88NNB3`), the number of buckets (u32, only after `OX88NNB3`), then `w1`, `b1`, `w2`
-/// (bucket by bucket) as little-endian `i16` and the buckets' `b2` as `i32`.
-/// A network of one bucket keeps the older formats (the first for a full base, the second
-/// for the others), so their files stay byte for byte what they were. The trainer writes
-/// networks wider or narrower than the engine's with it.
-pub fn file_bytes(scale: i32, base: Base, w1: &[i16], b1: &[i16], w2: &[i16], b2: &[i32]) -> Vec<u8> {
-    let (hidden, buckets) = (b1.len(), b2.len());
-    assert!(w1.len() == INPUTS * hidden && w2.len() == 2 * hidden * buckets, "network layers of different widths");
-    assert!((1..=MAX_BUCKETS).contains(&buckets), "{buckets} output buckets");
-    let mut out = Vec::with_capacity(24 + 2 * (w1.len() + b1.len() + w2.len()) + 4 * buckets);
-    out.extend_from_slice(match (buckets, base) {
-        (1, Base::Full) => MAGIC,
-        (1, _) => MAGIC_BASE,
-        _ => MAGIC_BUCKETS,
-    });
-    out.extend_from_slice(&(hidden as u32).to_le_bytes());
-    out.extend_from_slice(&scale.to_le_bytes());
-    if buckets > 1 || base != Base::Full {
-        out.extend_from_slice(&(base as u32).to_le_bytes());
-    }
-    if buckets > 1 {
-        out.extend_from_slice(&(buckets as u32).to_le_bytes());
-    }
-    for x in w1.iter().chain(b1).chain(w2) {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
-    for x in b2 {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
-    out
-}
-
-const fn read_i16(b: &[u8], at: usize) -> i16 {
-    i16::from_le_bytes([b[at], b[at + 1]])
-}
-
-const fn read_i32(b: &[u8], at: usize) -> i32 {
-    i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-}
-
-/// Fills `out` with the little-endian `i16`s of `b` from `at`; returns where they end.
-const fn read_i16s(b: &[u8], mut at: usize, out: &mut [i16]) -> usize {
-    let mut i = 0;
-    while i < out.len() {
-        out[i] = read_i16(b, at);
-        at += 2;
-        i += 1;
-    }
-    at
-}
-
-/// Reads a network file of `B` buckets; run at compile time on the embedded file, where a
-/// malformed file stops the build.
-const fn parse<const B: usize>(b: &[u8]) -> Network<B> {
-    let header = header(b);
-    assert!(header.buckets == B, "network file: a different number of output buckets");
-    assert!(read_i32(b, 8) as usize == HIDDEN, "network file: hidden size differs from the embedded network's");
-    assert!(b.len() == file_len(header.len, HIDDEN, B), "network file: wrong length");
-    let mut net = Network {
-        w1: [0; INPUTS * HIDDEN],
-        b1: [0; HIDDEN],
-        w2: [[0; 2 * HIDDEN]; B],
-        b2: [0; B],
-        scale: read_i32(b, 12),
-        base: header.base,
-    };
-    let mut at = read_i16s(b, header.len, &mut net.w1);
-    at = read_i16s(b, at, &mut net.b1);
-    let mut k = 0;
-    while k < B {
-        at = read_i16s(b, at, &mut net.w2[k]);
-        k += 1;
-    }
-    let mut k = 0;
-    while k < B {
-        net.b2[k] = read_i32(b, at);
-        at += 4;
-        k += 1;
-    }
-    net
-}
-
 /// The network file compiled into the binary, one of `nets/` (docs/networks.md says how each
 /// was made and which one plays).
+#[cfg(not(ox88_evalfile))]
 pub const EMBEDDED: &[u8] = include_bytes!("../nets/n7.nnue");
-/// The network ox88 plays with.
+/// The file named by `OX88_EVALFILE` when the binary was built (`make EVALFILE=...`; the
+/// build script makes the path absolute), embedded instead of the default.
+#[cfg(ox88_evalfile)]
+pub const EMBEDDED: &[u8] = include_bytes!(env!("OX88_EVALFILE_PATH"));
+/// The embedded network: the default of every search, and what `EvalFile` falls back to.
 pub static NETWORK: Network = parse(EMBEDDED);
 
 /// One perspective's hidden sums.

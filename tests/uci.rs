@@ -35,6 +35,7 @@ fn uci_handshake_is_fast_and_nothing_comes_before_it() {
         "option name Ponder type check default false",
         "option name Move Overhead type spin default 50 min 0 max 10000",
         "option name UCI_Chess960 type check default false",
+        "option name EvalFile type string default <embedded>",
     ] {
         assert!(lines.iter().any(|l| l == opt), "missing {opt}:\n{}", lines.join("\n"));
     }

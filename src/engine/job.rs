@@ -3,6 +3,7 @@
 
 use super::{lock_searcher, Event, EventSink, STOP_GRACE};
 use crate::mv::Move;
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::params::Params;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
@@ -47,6 +48,8 @@ pub(super) struct SearchJob {
     pub(super) threads: usize,
     pub(super) params: Params,
     pub(super) tablebases: Option<TbConfig>,
+    /// `EvalFile`'s network; `None`: the embedded one.
+    pub(super) network: Option<Arc<Network>>,
     /// The least time before the answer (a limited strength does not answer at once).
     pub(super) pace: Option<Duration>,
     pub(super) control: Arc<SharedControl>,
@@ -87,6 +90,7 @@ impl SearchJob {
             searcher.set_threads(self.threads);
             searcher.set_params(self.params);
             searcher.set_tablebases(self.tablebases.clone());
+            searcher.set_network(self.network.clone());
             let result = catch_unwind(AssertUnwindSafe(|| {
                 searcher
                     .search_then(&self.pos, &self.history, &self.limits, &self.control, &mut report, &mut |o| finish(o))

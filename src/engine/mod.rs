@@ -27,9 +27,12 @@
 
 mod job;
 mod limits;
+mod network;
 
 use job::{checked_moves, Answer, SearchJob};
 pub use limits::{Adjustment, MAX_DEPTH, MAX_MATE};
+use network::EvalFile;
+pub use network::EvalFileLoad;
 
 use crate::fen::{FenError, FenRepair, STARTPOS};
 use crate::movegen::MoveError;
@@ -201,6 +204,7 @@ pub struct Engine {
     limit: Limit,
     /// Games begun (`ucinewgame`): with the position, the seed of a limited strength's choices.
     games: u64,
+    eval_file: EvalFile,
 }
 
 impl Engine {
@@ -217,6 +221,7 @@ impl Engine {
             sink,
             limit: Limit::default(),
             games: 0,
+            eval_file: EvalFile::default(),
         }
     }
 
@@ -453,6 +458,7 @@ impl Engine {
             threads,
             params: self.options.params,
             tablebases: self.tb_config(),
+            network: self.eval_file.shared(),
             pace,
             control: Arc::clone(&control),
             hold: params.infinite || params.is_unlimited(),
@@ -542,7 +548,7 @@ impl Engine {
 
     /// Static evaluation of the current position in centipawns, White's point of view.
     pub fn static_eval(&self) -> i32 {
-        let v = crate::eval::evaluate(&self.pos);
+        let v = crate::eval::evaluate_by(self.network(), &self.pos);
         match self.pos.side_to_move() {
             crate::piece::Color::White => v,
             crate::piece::Color::Black => -v,

@@ -1,7 +1,7 @@
 //! The evaluation cache: recent evaluations by full position key.
 
 use super::{evaluate_with_network, PawnTable};
-use crate::nnue::Accumulator;
+use crate::nnue::{Accumulator, Network};
 use crate::position::Position;
 
 /// Evaluations of recently seen positions, by full Zobrist key: a node's evaluation is asked
@@ -36,9 +36,9 @@ impl EvalCache {
         crate::memory::prefetch(&self.slots[key as usize & (self.slots.len() - 1)]);
     }
 
-    /// [`evaluate_with_network`], remembered.
+    /// [`evaluate_with_network`], remembered: the cache must be cleared when `net` changes.
     #[inline]
-    pub fn evaluate(&mut self, pos: &Position, pawns: &mut PawnTable, acc: &[Accumulator; 2]) -> i32 {
+    pub fn evaluate(&mut self, pos: &Position, pawns: &mut PawnTable, net: &Network, acc: &[Accumulator; 2]) -> i32 {
         const TAG: u64 = !0xFFFF;
         let key = pos.key();
         let i = key as usize & (self.slots.len() - 1);
@@ -46,7 +46,7 @@ impl EvalCache {
         if slot & TAG == key & TAG && slot as u16 != EVAL_NONE {
             return slot as u16 as i16 as i32;
         }
-        let v = evaluate_with_network(pos, Some(pawns), acc);
+        let v = evaluate_with_network(pos, Some(pawns), net, acc);
         if v.unsigned_abs() <= i16::MAX as u32 {
             self.slots[i] = key & TAG | v as i16 as u16 as u64;
         }

@@ -36,7 +36,7 @@ mod weights;
 
 pub use cache::EvalCache;
 pub use king::KING_DANGER_CAP;
-pub use network::{evaluate, evaluate_with_network};
+pub use network::{evaluate, evaluate_by, evaluate_with_network};
 pub use pawns::{PawnEntry, PawnTable};
 pub use trace::{NoTrace, Term, Trace};
 pub use weights::{Weights, MOBILITY_BASE, TEMPO, WEIGHTS};

@@ -2,14 +2,19 @@
 //! [`Base`]) plus the network's correction.
 
 use super::{base_terms, dead_draw, PawnTable, Trace};
-use crate::nnue::{self, Accumulator, NETWORK};
+use crate::nnue::{self, Accumulator, Network, NETWORK};
 use crate::piece::Color;
 use crate::position::Position;
 use crate::value::clamp_eval;
 
-/// The engine's evaluation for the side to move: the hand-written terms plus the network's
-/// correction, from the position's accumulators (dead draws are 0).
-pub fn evaluate_with_network(pos: &Position, pawns: Option<&mut PawnTable>, acc: &[Accumulator; 2]) -> i32 {
+/// The engine's evaluation for the side to move: the hand-written terms plus the correction
+/// of `net`, from the position's accumulators under `net` (dead draws are 0).
+pub fn evaluate_with_network(
+    pos: &Position,
+    pawns: Option<&mut PawnTable>,
+    net: &Network,
+    acc: &[Accumulator; 2],
+) -> i32 {
     if dead_draw(pos) {
         return 0;
     }
@@ -18,7 +23,7 @@ pub fn evaluate_with_network(pos: &Position, pawns: Option<&mut PawnTable>, acc:
     // Where the hand-written evaluation knows there is no win (KNNK and the like: scale 0)
     // the correction has nothing to add. Where it only judges the chances smaller (scale 3
     // or 8) the network is left alone: scaling it too lost 8.0 +- 5.6 Elo at 6000 nodes.
-    let correction = if scale.0 == 0 { 0 } else { nnue::output_for(&NETWORK, acc, pos) };
+    let correction = if scale.0 == 0 { 0 } else { nnue::output_for(net, acc, pos) };
     clamp_eval(hce + correction)
 }
 
@@ -32,7 +37,12 @@ impl Trace for EndgameScale {
 }
 
 /// Evaluates `pos` for the side to move as the search does (hand-written terms and the
-/// network), from scratch.
+/// embedded network), from scratch.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with_network(pos, None, &nnue::refresh(&NETWORK, pos))
+    evaluate_by(&NETWORK, pos)
+}
+
+/// [`evaluate`] with the network `net`.
+pub fn evaluate_by(net: &Network, pos: &Position) -> i32 {
+    evaluate_with_network(pos, None, net, &nnue::refresh(net, pos))
 }

@@ -85,7 +85,7 @@ fn eval_cache_agrees() {
     for _ in 0..2 {
         for fen in FENS {
             let p = Position::from_fen(fen).unwrap();
-            assert_eq!(cache.evaluate(&p, &mut pawns, &nnue::refresh(&NETWORK, &p)), evaluate(&p), "{fen}");
+            assert_eq!(cache.evaluate(&p, &mut pawns, &NETWORK, &nnue::refresh(&NETWORK, &p)), evaluate(&p), "{fen}");
         }
     }
 }

@@ -95,7 +95,7 @@ fn the_file_names_its_base() {
 fn the_kept_networks_load_unchanged() {
     assert_eq!(NETWORK.to_bytes(), EMBEDDED);
     for (i, bytes) in KEPT.into_iter().enumerate() {
-        assert_eq!(header(bytes).buckets, 1, "n{}", i + 1);
+        assert_eq!(read_header(bytes).map(|h| h.buckets), Ok(1), "n{}", i + 1);
         if read_i32(bytes, 8) as usize == HIDDEN {
             let net: Box<Network<1>> = Box::new(parse(bytes));
             assert_eq!(net.to_bytes(), bytes, "n{}", i + 1);
@@ -113,18 +113,19 @@ fn layers_read_back_and_damage_is_an_error() {
     }
     let l = read_layers(EMBEDDED).expect("embedded");
     assert_eq!((l.b1.len(), l.b2.len(), l.base), (HIDDEN, BUCKETS, BASE));
-    assert_eq!(read_layers(&EMBEDDED[..EMBEDDED.len() - 1]).err(), Some(NetworkFileError::Length));
+    let n = EMBEDDED.len();
+    assert_eq!(read_layers(&EMBEDDED[..n - 1]).err(), Some(NetworkFileError::Truncated { expected: n, found: n - 1 }));
     assert_eq!(read_layers(b"OX88NNB2").err(), Some(NetworkFileError::BadMagic));
     let mut bad = EMBEDDED.to_vec();
     bad[0] = b'X';
     assert_eq!(read_layers(&bad).err(), Some(NetworkFileError::BadMagic));
     let mut bad = file_bytes(l.scale, Base::Light, &l.w1, &l.b1, &l.w2, &l.b2);
     bad[16] = 9;
-    assert_eq!(read_layers(&bad).err(), Some(NetworkFileError::UnknownBase));
+    assert_eq!(read_layers(&bad).err(), Some(NetworkFileError::UnknownBase(9)));
     let mut bad = bad.clone();
-    bad[8] = 17;
+    bad[8..12].copy_from_slice(&17u32.to_le_bytes());
     bad[16] = 1;
-    assert_eq!(read_layers(&bad).err(), Some(NetworkFileError::HiddenSize));
+    assert_eq!(read_layers(&bad).err(), Some(NetworkFileError::HiddenSize(17)));
 }
 
 /// The 31 piece counts in order over every bucket, in runs whose lengths differ by one at
@@ -308,4 +309,99 @@ fn both_sides_are_seen_alike() {
         let (a, b) = (Position::from_fen(a).expect("test FEN"), Position::from_fen(b).expect("test FEN"));
         assert_eq!(evaluate(&NETWORK, &a), evaluate(&NETWORK, &b));
     }
+}
+
+/// The shape of each kept network, from docs/networks.md: its hidden width and base.
+const KEPT_SHAPES: [(usize, Base); 7] = [
+    (128, Base::Full),
+    (128, Base::Full),
+    (128, Base::Light),
+    (128, Base::Light),
+    (128, Base::Light),
+    (256, Base::Light),
+    (256, Base::Light),
+];
+
+/// The run-time loader takes every kept network of this build's shape, to the same weights
+/// as the compile-time parser, and refuses the others by what differs.
+#[test]
+fn the_loader_takes_the_kept_networks_of_this_shape() {
+    let again = Network::from_bytes(EMBEDDED).expect("the embedded file");
+    assert!(again.w1 == NETWORK.w1 && again.b1 == NETWORK.b1 && again.w2 == NETWORK.w2);
+    assert_eq!((again.b2, again.scale, again.base), (NETWORK.b2, NETWORK.scale, NETWORK.base));
+    let mut loaded = 0;
+    for (i, (bytes, (hidden, base))) in KEPT.into_iter().zip(KEPT_SHAPES).enumerate() {
+        match Network::from_bytes(bytes) {
+            Ok(net) => {
+                assert_eq!((hidden, base), (HIDDEN, BASE), "n{}", i + 1);
+                assert!(net.to_bytes() == bytes, "n{} reads back to other bytes", i + 1);
+                loaded += 1;
+            }
+            Err(NetworkFileError::OtherHidden { found, build }) => {
+                assert_eq!((found, build), (hidden, HIDDEN), "n{}", i + 1);
+                assert_ne!(hidden, HIDDEN, "n{}", i + 1);
+            }
+            Err(e) => panic!("n{}: {e}", i + 1),
+        }
+    }
+    assert!(loaded >= 2, "n6 and n7 are of the embedded network's shape");
+}
+
+/// Damaged and foreign files are refused with the error that names the damage.
+#[test]
+fn the_loader_refuses_damaged_and_foreign_files() {
+    let n = EMBEDDED.len();
+    let err = |b: &[u8]| Network::from_bytes(b).err();
+    assert_eq!(err(&EMBEDDED[..n - 1]), Some(NetworkFileError::Truncated { expected: n, found: n - 1 }));
+    assert_eq!(err(&EMBEDDED[..100]), Some(NetworkFileError::Truncated { expected: n, found: 100 }));
+    let mut long = EMBEDDED.to_vec();
+    long.push(0);
+    assert_eq!(err(&long), Some(NetworkFileError::TrailingBytes { expected: n }));
+    assert_eq!(err(b""), Some(NetworkFileError::BadMagic));
+    assert_eq!(err(&EMBEDDED[..20]), Some(NetworkFileError::BadMagic));
+    let mut garbled = EMBEDDED.to_vec();
+    garbled[3] ^= 0x20;
+    assert_eq!(err(&garbled), Some(NetworkFileError::BadMagic));
+    let mut odd = EMBEDDED.to_vec();
+    odd[8..12].copy_from_slice(&(HIDDEN as u32 + 8).to_le_bytes());
+    assert_eq!(err(&odd), Some(NetworkFileError::HiddenSize(HIDDEN as u32 + 8)));
+
+    let other = if BASE == Base::Full { Base::None } else { Base::Full };
+    let mut foreign = bucketed::<1>();
+    foreign.base = other;
+    assert_eq!(err(&foreign.to_bytes()), Some(NetworkFileError::OtherBase { found: other, build: BASE }));
+    let mut unknown = bucketed::<1>();
+    unknown.base = Base::None;
+    let mut unknown = unknown.to_bytes();
+    unknown[16] = 7;
+    assert_eq!(err(&unknown), Some(NetworkFileError::UnknownBase(7)));
+
+    let eight = bucketed::<8>().to_bytes();
+    if BUCKETS != 8 {
+        assert_eq!(err(&eight), Some(NetworkFileError::OtherBuckets { found: 8, build: BUCKETS }));
+    }
+    let mut many = eight.clone();
+    many[20..24].copy_from_slice(&40u32.to_le_bytes());
+    assert_eq!(err(&many), Some(NetworkFileError::BucketCount(40)));
+}
+
+/// A file on disk: loaded when good; a missing file, a directory and a garbled file are
+/// errors, not panics.
+#[test]
+fn the_loader_reads_files() {
+    let dir = std::env::temp_dir().join(format!("ox88-nnue-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, EMBEDDED).expect("write");
+    let net = Network::load(&good).expect("the embedded network's bytes");
+    assert!(net.to_bytes() == EMBEDDED, "the file read back to other bytes");
+    assert!(matches!(Network::load(&dir.join("missing.nnue")), Err(NetworkLoadError::Io(_))));
+    assert!(matches!(Network::load(&dir), Err(NetworkLoadError::Io(_))));
+    let huge = dir.join("huge.nnue");
+    let mut bytes = EMBEDDED.to_vec();
+    bytes.resize(8 << 20, 0);
+    std::fs::write(&huge, &bytes).expect("write");
+    let e = Network::load(&huge).err().map(|e| e.to_string());
+    assert_eq!(e, Some(NetworkFileError::TrailingBytes { expected: EMBEDDED.len() }.to_string()));
+    let _ = std::fs::remove_dir_all(&dir);
 }

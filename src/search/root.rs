@@ -10,7 +10,6 @@ use super::tree::POLL_NODES;
 use super::worker::{Frame, Worker};
 use super::{features, Report, SearchLimits, SearchOutcome};
 use crate::mv::Move;
-use crate::nnue::NETWORK;
 use crate::position::Position;
 use crate::strength::Strength;
 use crate::time::SoftStop;
@@ -55,7 +54,7 @@ impl Worker<'_> {
         let mut pos = pos.clone();
         self.td.order.age();
         self.set_keys(&pos, history);
-        self.td.nnue.set_root(&NETWORK, &pos);
+        self.td.nnue.set_root(self.net, &pos);
 
         let mut root = self.root_moves(&pos, &limits.searchmoves);
         if root.is_empty() {

@@ -11,10 +11,12 @@ use super::params::Params;
 use super::worker::{Reductions, Shared, ThreadData, TreeProbe, Worker};
 use super::{Report, SearchLimits, SearchOutcome, SharedControl};
 use crate::mv::Move;
+use crate::nnue::{Network, NETWORK};
 use crate::position::Position;
 use crate::tablebase::{piece_count, rank_root, RankedMove, RootMetric, TbConfig};
 use crate::tt::{TableAllocError, TranspositionTable};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Stack of each helper thread: deep recursion must not overflow (as the engine's search
 /// thread).
@@ -30,6 +32,8 @@ pub struct Searcher {
     threads: Vec<ThreadData>,
     /// Endgame tablebases, when `SyzygyPath` holds some.
     tb: Option<TbConfig>,
+    /// A network loaded at run time (`EvalFile`); `None`: the embedded one.
+    network: Option<Arc<Network>>,
 }
 
 impl Searcher {
@@ -40,6 +44,22 @@ impl Searcher {
             params: Params::defaults(),
             threads: vec![ThreadData::new()],
             tb: None,
+            network: None,
+        }
+    }
+
+    /// The network the next searches evaluate with; `None`: the embedded one. Another
+    /// network than the last forgets what was learnt, as `ucinewgame` does: the evaluation
+    /// caches and the hash table hold the old network's scores.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        let same = match (&self.network, &network) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        if !same {
+            self.network = network;
+            self.clear();
         }
     }
 
@@ -139,6 +159,7 @@ impl Searcher {
         };
         let shared = Shared {
             tt: &self.tt,
+            net: self.network.as_deref().unwrap_or(&NETWORK),
             reductions: &self.reductions,
             params: &self.params,
             helper_nodes: &helper_nodes,

@@ -11,7 +11,7 @@ use super::params::Params;
 use super::{SearchLimits, SharedControl};
 use crate::eval::{EvalCache, PawnTable};
 use crate::mv::Move;
-use crate::nnue::AccumulatorStack;
+use crate::nnue::{AccumulatorStack, Network};
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::tablebase::{RankedMove, Tablebases};
@@ -129,6 +129,8 @@ impl ThreadData {
 /// What all threads of one search share, lent to each.
 pub(super) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
+    /// The network the search evaluates with.
+    pub net: &'a Network,
     pub reductions: &'a Reductions,
     /// The tunable numbers ([`Params`]): constants unless built with the `tune` feature.
     pub params: &'a Params,
@@ -156,6 +158,8 @@ pub(super) struct TreeProbe<'a> {
 /// One thread at work: its own data and counters, and what it shares with the others.
 pub(super) struct Worker<'a> {
     pub td: &'a mut ThreadData,
+    /// [`Shared::net`], kept here so that an evaluation reaches it in one load.
+    pub net: &'a Network,
     pub shared: &'a Shared<'a>,
     pub control: &'a SharedControl,
     /// A helper's own stop, raised when the main thread ends (a helper also stops on the
@@ -202,6 +206,7 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         Worker {
             td,
+            net: shared.net,
             shared,
             control,
             helper_stop: None,

@@ -5,7 +5,7 @@
 //! range is refused here with an `info string`, and the old value stays.
 
 use super::{Session, UciError};
-use crate::engine::{Options, TablebaseLoad, TablebaseOptions};
+use crate::engine::{EvalFileLoad, Options, TablebaseLoad, TablebaseOptions};
 use crate::strength::{self, Limit};
 use std::sync::atomic::Ordering;
 use vampirc_uci::UciOptionConfig;
@@ -63,7 +63,7 @@ const MAX_PROBE_DEPTH: i64 = 100;
 const MAX_PROBE_LIMIT: i64 = 7;
 
 /// Every option ox88 has, in `uci` order.
-pub fn table() -> [UciOption; 14] {
+pub fn table() -> [UciOption; 15] {
     let d = Options::default();
     let tb = TablebaseOptions::default();
     [
@@ -193,7 +193,36 @@ pub fn table() -> [UciOption; 14] {
                 Ok(())
             },
         },
+        UciOption {
+            name: "EvalFile",
+            kind: OptionKind::String { default: "<embedded>" },
+            apply: |s, v| {
+                let path = match v {
+                    Setting::Text(t) => t,
+                    _ => String::new(),
+                };
+                if let Some(line) = eval_file_message(&s.engine.set_eval_file(&path)) {
+                    s.info_string(&line);
+                }
+                Ok(())
+            },
+        },
     ]
+}
+
+/// What `EvalFile` tells the GUI; the default sent again (as GUIs do at start) says nothing.
+fn eval_file_message(load: &EvalFileLoad) -> Option<String> {
+    match load {
+        EvalFileLoad::Embedded { changed: false } => None,
+        EvalFileLoad::Embedded { changed: true } => Some("EvalFile: the embedded network".to_string()),
+        EvalFileLoad::Loaded { path, hidden, buckets, base } => {
+            Some(format!("EvalFile: loaded {path} (hidden {hidden}, buckets {buckets}, base {})", base.name()))
+        }
+        EvalFileLoad::Refused { path, error, kept } => Some(match kept {
+            None => format!("EvalFile: {path} refused: {error}; keeping the embedded network"),
+            Some(kept) => format!("EvalFile: {path} refused: {error}; keeping the network of {kept}"),
+        }),
+    }
 }
 
 /// What `SyzygyPath` tells the GUI: what was loaded, and every directory or file left out.

@@ -314,3 +314,64 @@ fn the_option_table_declares_every_option_setoption_knows() {
     let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
     assert!(!text.contains("info string"), "{text}");
 }
+
+/// The evaluation `eval` prints and the node count of a fixed search, from the output
+/// written since `from`.
+fn eval_and_nodes(s: &mut Session, out: &Mutex<Vec<u8>>) -> (String, u64) {
+    let from = text(out).len();
+    s.handle_line("position startpos moves e2e4");
+    s.handle_line("eval");
+    s.handle_line("go depth 7");
+    s.engine.wait();
+    let t = text(out)[from..].to_string();
+    let eval = t.lines().find(|l| l.starts_with("Static evaluation:")).unwrap_or_default().to_string();
+    let nodes = t
+        .lines()
+        .filter(|l| l.starts_with("info depth 7 "))
+        .filter_map(|l| l.split_whitespace().skip_while(|w| *w != "nodes").nth(1))
+        .filter_map(|n| n.parse().ok())
+        .next_back();
+    assert!(t.contains("bestmove "), "{t}");
+    (eval, nodes.unwrap_or_else(|| panic!("no depth 7 line:\n{t}")))
+}
+
+/// `EvalFile` changes the evaluation and the search, a bad file changes neither and says
+/// why, and the default brings back exactly what the embedded network did.
+#[test]
+fn eval_file_loads_refuses_and_restores() {
+    let (mut s, out) = session();
+    let embedded = eval_and_nodes(&mut s, &out);
+
+    s.handle_line("setoption name EvalFile value nets/n6.nnue");
+    assert!(text(&out).contains("info string EvalFile: loaded nets/n6.nnue (hidden 256, buckets 1, base light)\n"));
+    let n6 = eval_and_nodes(&mut s, &out);
+    assert_ne!(n6.0, embedded.0, "the evaluation is the embedded network's");
+    assert_ne!(n6.1, embedded.1, "the search is the embedded network's");
+
+    let dir = std::env::temp_dir().join(format!("ox88-uci-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cut = dir.join("cut.nnue");
+    std::fs::write(&cut, &crate::nnue::EMBEDDED[..1000]).unwrap();
+    s.handle_line(&format!("setoption name EvalFile value {}", cut.display()));
+    let refused = format!("info string EvalFile: {} refused: truncated: 1000 bytes of the", cut.display());
+    assert!(text(&out).contains(&refused), "{}", text(&out));
+    assert!(text(&out).ends_with("; keeping the network of nets/n6.nnue\n"), "{}", text(&out));
+    assert_eq!(eval_and_nodes(&mut s, &out).0, n6.0, "a refused file changed the network");
+
+    s.handle_line("setoption name EvalFile value <embedded>");
+    assert!(text(&out).ends_with("info string EvalFile: the embedded network\n"), "{}", text(&out));
+    assert_eq!(eval_and_nodes(&mut s, &out), embedded);
+
+    s.handle_line("setoption name EvalFile value nets/n5.nnue");
+    let t = text(&out);
+    assert!(
+        t.ends_with("refused: hidden size 128; this build evaluates networks of 256; keeping the embedded network\n"),
+        "{t}"
+    );
+    s.handle_line(&format!("setoption name EvalFile value {}", dir.display()));
+    assert!(text(&out).ends_with("; keeping the embedded network\n"), "{}", text(&out));
+    // The network did not change, so the hash table kept the last search: a new game clears it.
+    s.handle_line("ucinewgame");
+    assert_eq!(eval_and_nodes(&mut s, &out), embedded);
+    let _ = std::fs::remove_dir_all(&dir);
+}
