@@ -6,7 +6,7 @@
 //! own stack mapping; a thread ending at that moment sees the mark and hands its stack back,
 //! and once the stack cache is full (it holds 40 MB, about one 32 MB search stack) the stack
 //! is unmapped, so the detaching thread's read faults. ox88 met it as a SIGSEGV inside
-//! `pthread_detach` in a thread named `search`, about once in some ten million threads
+//! `pthread_detach` in a thread named `search`, about once in several million threads
 //! started and stopped at once by many-thread searches on a loaded 2-core machine.
 
 use std::panic::resume_unwind;
