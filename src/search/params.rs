@@ -13,7 +13,7 @@
 //!   accessors are `const fn`s returning the defaults, so the search compiles to the same
 //!   code as with plain constants;
 //! - with `--features tune` it holds one field per entry, each a UCI spin option
-//!   ([`Params::set`] refuses a value outside its range), and [`spsa_inputs`] prints the
+//!   (`Params::set` refuses a value outside its range), and [`spsa_inputs`] prints the
 //!   table in OpenBench's SPSA input format for a tuner.
 //!
 //! The numbers that are limits rather than trade-offs (the history range the move
@@ -36,7 +36,7 @@ pub struct Param {
     pub r_end: f64,
 }
 
-/// A value refused by [`Params::set`].
+/// A value refused by `Params::set` (the tune build).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamError {
     Unknown(String),
