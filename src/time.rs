@@ -68,17 +68,14 @@ fn ms(v: i64) -> Duration {
 /// * clock: `soft = left / movestogo + 3/4 inc`, capped at 1/5 of what is left; `hard` is
 ///   three times `soft`, capped at half of what is left (6/10 and 9/10 when this is the last
 ///   move before the time control), where `left` is the clock minus the overhead and
-///   `movestogo` is 25 when not given.
+///   `movestogo` is `Params::default_moves_to_go` (25) when not given.
 /// * a clock for the other side only (`go btime 100` with White to move, as older fastchess
 ///   releases send in their compliance check): the side to move is taken to have no time left,
 ///   as Stockfish does, so the answer comes at once rather than after a search without end.
 /// * no clock at all and no `movetime`: no limit from time.
-pub fn budget(clock: &Clock, side: Color, overhead_ms: i64) -> TimeBudget {
-    budget_with(clock, side, overhead_ms, &Params::defaults())
-}
-
-/// [`budget`] with the tunable numbers of `p` (moves to go, increment, hard per soft).
-pub fn budget_with(clock: &Clock, side: Color, overhead_ms: i64, p: &Params) -> TimeBudget {
+///
+/// `p` holds the tunable numbers (moves to go, the increment's part, hard per soft).
+pub fn budget(clock: &Clock, side: Color, overhead_ms: i64, p: &Params) -> TimeBudget {
     let overhead = overhead_ms.max(0);
     let movetime = clock.movetime.map(|m| {
         let m = m.max(0);
@@ -133,13 +130,9 @@ pub struct SoftStop {
 }
 
 impl SoftStop {
-    /// For a search whose first root move (before any iteration) is `first`.
-    pub fn new(budget: TimeBudget, first: Move) -> SoftStop {
-        SoftStop::with_params(budget, first, Params::defaults())
-    }
-
-    /// [`SoftStop::new`] with the tunable numbers of `params`.
-    pub fn with_params(budget: TimeBudget, first: Move, params: Params) -> SoftStop {
+    /// For a search whose first root move (before any iteration) is `first`, stretching its
+    /// soft limit by the tunable numbers of `params`.
+    pub fn new(budget: TimeBudget, first: Move, params: Params) -> SoftStop {
         SoftStop { budget, instability: 0.0, last_best: first, last_score: -INFINITY, params }
     }
 
@@ -205,18 +198,18 @@ mod tests {
     #[test]
     fn movetime_is_honoured_within_a_few_ms() {
         let c = Clock { movetime: Some(1000), ..Clock::default() };
-        let (s, h) = get(budget(&c, Color::White, 30));
+        let (s, h) = get(budget(&c, Color::White, 30, &Params::defaults()));
         assert_eq!(s, h);
         assert!((980..1000).contains(&h), "{h}");
         let c = Clock { movetime: Some(50), ..Clock::default() };
-        assert!((40..50).contains(&get(budget(&c, Color::Black, 30)).1));
+        assert!((40..50).contains(&get(budget(&c, Color::Black, 30, &Params::defaults())).1));
     }
 
     #[test]
     fn tiny_and_negative_clocks_give_a_move_at_once() {
         for t in [-500, 0, 1, 10, 30] {
             let c = Clock { wtime: Some(t), btime: Some(6354), winc: Some(1000), binc: Some(1000), ..Clock::default() };
-            let (s, h) = get(budget(&c, Color::White, 30));
+            let (s, h) = get(budget(&c, Color::White, 30, &Params::defaults()));
             assert!(s <= 1 && h <= 1, "wtime {t}: {s} {h}");
         }
     }
@@ -227,7 +220,7 @@ mod tests {
             for inc in [0i64, 10, 100, 1000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
                     let c = Clock { btime: Some(t), binc: Some(inc), movestogo: mtg, ..Clock::default() };
-                    let (s, h) = get(budget(&c, Color::Black, 30));
+                    let (s, h) = get(budget(&c, Color::Black, 30, &Params::defaults()));
                     assert!(s <= h, "{t} {inc} {mtg:?}");
                     let cap = if mtg == Some(1) { (t - 30) * 9 / 10 } else { (t - 30) / 2 };
                     assert!((h as i64) <= cap.max(1), "{t} {inc} {mtg:?}: hard {h}");
@@ -247,7 +240,7 @@ mod tests {
                         for movetime in [None, Some(i64::MIN), Some(0), Some(i64::MAX)] {
                             let c = Clock { wtime: time, btime: other, winc: inc, binc: inc, movestogo: mtg, movetime };
                             for overhead in [i64::MIN, 0, i64::MAX] {
-                                let b = budget(&c, Color::White, overhead);
+                                let b = budget(&c, Color::White, overhead, &Params::defaults());
                                 assert!(b.soft <= b.hard, "{c:?} {overhead}: {b:?}");
                                 // No sum wrapped round: no time gives a move at once, plenty
                                 // gives a long think.
@@ -260,7 +253,7 @@ mod tests {
                                     _ => {}
                                 }
                                 // The searches that use it scale and compare the budget.
-                                let mut stop = SoftStop::new(b, Move::NONE);
+                                let mut stop = SoftStop::new(b, Move::NONE, Params::defaults());
                                 let _ = stop.after_iteration(Move::NONE, -INFINITY, 2.0, 1, 99, Duration::MAX);
                                 budgets += 1;
                             }
@@ -272,17 +265,17 @@ mod tests {
         assert_eq!(budgets, 7 * 7 * 7 * 5 * 4 * 3);
         // The largest clock still leaves a move that comes: the hard limit is finite.
         let c = Clock { wtime: Some(i64::MAX), movestogo: Some(1), ..Clock::default() };
-        assert!(budget(&c, Color::White, 0).hard.is_some_and(|h| h < Duration::MAX));
+        assert!(budget(&c, Color::White, 0, &Params::defaults()).hard.is_some_and(|h| h < Duration::MAX));
     }
 
     #[test]
     fn uses_the_clock_of_the_side_to_move() {
         let c = Clock { wtime: Some(10_000), ..Clock::default() };
-        let (s, h) = get(budget(&c, Color::White, 30));
+        let (s, h) = get(budget(&c, Color::White, 30, &Params::defaults()));
         assert!(s >= 100 && h >= s, "{s} {h}");
         // Black has no clock of its own here: no time left, a move at once.
-        assert_eq!(get(budget(&c, Color::Black, 30)), (1, 1));
-        assert_eq!(budget(&Clock::default(), Color::Black, 30), TimeBudget::default());
+        assert_eq!(get(budget(&c, Color::Black, 30, &Params::defaults())), (1, 1));
+        assert_eq!(budget(&Clock::default(), Color::Black, 30, &Params::defaults()), TimeBudget::default());
     }
 
     #[test]
@@ -291,35 +284,35 @@ mod tests {
         let (a, b) = (Move::NONE, Move::from_bits(1));
         let at = Duration::from_millis;
         // Stable best move: stops once 0.7 of the soft limit is spent.
-        let mut stable = SoftStop::new(budget, a);
+        let mut stable = SoftStop::new(budget, a, Params::defaults());
         assert!(!stable.after_iteration(a, 30, 0.75, 20, 5, at(600)));
         assert!(stable.after_iteration(a, 30, 0.75, 20, 6, at(750)));
         // A best move that changed at this iteration stretches the limit to 1.5 of it.
-        let mut unstable = SoftStop::new(budget, a);
+        let mut unstable = SoftStop::new(budget, a, Params::defaults());
         assert!(!unstable.after_iteration(b, 30, 0.75, 20, 5, at(1400)));
         // A score that drops by more than 60 stretches it too.
-        let mut dropping = SoftStop::new(budget, a);
+        let mut dropping = SoftStop::new(budget, a, Params::defaults());
         assert!(!dropping.after_iteration(a, 30, 0.75, 20, 5, at(100)));
         assert!(!dropping.after_iteration(a, -40, 0.75, 20, 6, at(1200)));
         // The only legal move: no thinking beyond depth 4.
-        let mut only = SoftStop::new(budget, a);
+        let mut only = SoftStop::new(budget, a, Params::defaults());
         assert!(!only.after_iteration(a, 0, 0.75, 1, 3, at(1)));
         assert!(only.after_iteration(a, 0, 0.75, 1, 4, at(1)));
         // `movetime`: the whole budget is used, whatever the stability.
         let fixed = TimeBudget { soft: Some(Duration::from_millis(400)), hard: Some(Duration::from_millis(400)) };
-        let mut movetime = SoftStop::new(fixed, a);
+        let mut movetime = SoftStop::new(fixed, a, Params::defaults());
         assert!(!movetime.after_iteration(a, 30, 0.75, 20, 5, at(100)));
         assert!(!movetime.after_iteration(a, 30, 0.75, 20, 6, at(350)));
         assert!(movetime.after_iteration(a, 30, 0.75, 20, 7, at(400)));
         // From depth 8, a best move that took nearly every node stops sooner than one whose
         // rivals took half of them.
-        let mut dominant = SoftStop::new(budget, a);
+        let mut dominant = SoftStop::new(budget, a, Params::defaults());
         assert!(dominant.after_iteration(a, 30, 0.95, 20, 9, at(600)));
-        let mut contested = SoftStop::new(budget, a);
+        let mut contested = SoftStop::new(budget, a, Params::defaults());
         assert!(!contested.after_iteration(a, 30, 0.5, 20, 9, at(900)));
         assert!(contested.after_iteration(a, 30, 0.5, 20, 10, at(1000)));
         // No clock: never stops on time.
-        let mut untimed = SoftStop::new(TimeBudget::default(), a);
+        let mut untimed = SoftStop::new(TimeBudget::default(), a, Params::defaults());
         assert!(!untimed.after_iteration(b, -500, 0.75, 1, 9, at(100_000)));
     }
 }

@@ -42,7 +42,7 @@ use crate::search::params::Params;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
 use crate::strength::{self, Limit};
 use crate::tablebase::{LoadProblem, Tablebases, TbConfig};
-use crate::time::{budget_with, Clock, TimeBudget};
+use crate::time::{budget, Clock, TimeBudget};
 use crate::tt::TableAllocError;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -422,7 +422,7 @@ impl Engine {
         let time = if params.infinite {
             TimeBudget::default()
         } else {
-            budget_with(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms, &self.options.params)
+            budget(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms, &self.options.params)
         };
         let mut limits = SearchLimits {
             depth,

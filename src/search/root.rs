@@ -75,7 +75,7 @@ impl Worker<'_> {
         }
         .clamp(1, MAX_DEPTH);
 
-        let mut soft_stop = SoftStop::with_params(limits.time, root[0].mv, *self.shared.params);
+        let mut soft_stop = SoftStop::new(limits.time, root[0].mv, *self.shared.params);
         // The depth being searched and the first move of the last line reported.
         let (mut searching, mut reported) = (0, Move::NONE);
         // With a limited strength: the lines of the last iteration completed, and its depth.
