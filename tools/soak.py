@@ -354,10 +354,7 @@ def main(argv):
         print(f"soak: rows {'played' if ok else 'played, some parts failed'}; "
               f"check them: {sys.executable} {os.path.join(HERE, 'soak_check.py')} {args.results}")
         return 0 if ok else 1
-    except PlanError as e:
-        print(f"soak: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
+    except (PlanError, OSError) as e:
         print(f"soak: {e}", file=sys.stderr)
         return 2
 

@@ -338,10 +338,7 @@ def main(argv):
         if args.games < 1 or args.ply_cap < 1 or args.margin_ms < 0 or args.stall_s <= 0:
             raise Usage("--games and --ply-cap want a positive count, --margin-ms and --stall-s a time")
         asyncio.run(run(args))
-    except Usage as e:
-        print(f"soak_play: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
+    except (Usage, OSError) as e:
         print(f"soak_play: {e}", file=sys.stderr)
         return 2
     return 0
