@@ -306,8 +306,8 @@ pub(super) fn declarations() -> Vec<UciOptionConfig> {
     all
 }
 
-/// A tunable number as an option row; its setting goes through [`set_tunable`], which knows
-/// the name.
+/// A tunable number as an option row: declared, and read (its range checked) like any spin;
+/// [`set`] hands the value to the engine by name.
 fn tunable(p: &crate::search::params::Param) -> UciOption {
     UciOption {
         name: p.name,
@@ -316,26 +316,18 @@ fn tunable(p: &crate::search::params::Param) -> UciOption {
     }
 }
 
-#[cfg(feature = "tune")]
-fn set_tunable(session: &mut Session, option: &UciOption, setting: Setting) -> Result<(), UciError> {
-    let value = spin(setting);
-    session.engine.set_param(option.name, value).map_err(|_| {
-        let (min, max) = match option.kind {
-            OptionKind::Spin { min, max, .. } => (min, max),
-            _ => (0, 0),
-        };
-        UciError::OutOfRange { option: option.name, value, min, max }
-    })
-}
-
 /// `setoption`: the option named `name` (case and runs of spaces do not matter) takes `value`.
 pub(super) fn set(session: &mut Session, name: &str, value: Option<&str>) -> Result<(), UciError> {
     let wanted = normalise(name);
     #[cfg(feature = "tune")]
     if let Some(p) = crate::search::params::TABLE.iter().find(|p| p.name == wanted) {
-        let option = tunable(p);
-        let setting = option.read(value)?;
-        return set_tunable(session, &option, setting);
+        let value = spin(tunable(p).read(value)?);
+        return session.engine.set_param(p.name, value).map_err(|_| UciError::OutOfRange {
+            option: p.name,
+            value,
+            min: p.min as i64,
+            max: p.max as i64,
+        });
     }
     let option = table()
         .into_iter()
