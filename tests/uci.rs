@@ -411,3 +411,52 @@ fn the_last_pv_shown_starts_with_the_move_played() {
         assert_eq!(last_pv, best, "search {i}:\n{}", lines.join("\n"));
     }
 }
+
+/// The engine's threads as the kernel lists them: (thread id, name), sorted.
+#[cfg(target_os = "linux")]
+fn threads_of(e: &Ox88) -> Vec<(String, String)> {
+    let dir = format!("/proc/{}/task", e.child.id());
+    let mut threads: Vec<(String, String)> = std::fs::read_dir(dir)
+        .expect("the engine's task list")
+        .filter_map(|task| {
+            let task = task.ok()?;
+            let name = std::fs::read_to_string(task.path().join("comm")).ok()?;
+            Some((task.file_name().to_string_lossy().into_owned(), name.trim().to_string()))
+        })
+        .collect();
+    threads.sort();
+    threads
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn searches_reuse_their_threads() {
+    let mut e = Ox88::start();
+    e.send("setoption name Threads value 3");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 6");
+    e.bestmove(LONG);
+    e.ready();
+    let first = threads_of(&e);
+    let helpers = first.iter().filter(|t| t.1.starts_with("helper")).count();
+    assert_eq!(helpers, 2, "{first:?}");
+    for go in ["go depth 7", "go movetime 100", "go nodes 20000", "go perft 3", "go depth 5"] {
+        e.send("position startpos moves d2d4");
+        e.send(go);
+        if go.contains("perft") {
+            e.expect(LONG, "Nodes searched");
+        } else {
+            e.bestmove(LONG);
+        }
+        e.ready();
+        assert_eq!(threads_of(&e), first, "after {go}: no thread started or ended");
+    }
+    e.send("setoption name Threads value 1");
+    e.send("go depth 4");
+    e.bestmove(LONG);
+    e.ready();
+    let after = threads_of(&e);
+    assert!(after.iter().all(|t| !t.1.starts_with("helper")), "the helpers end with Threads 1: {after:?}");
+    assert_eq!(after.len(), first.len() - 2, "{after:?}");
+    assert_eq!(e.finish(true, relaxed(Duration::from_secs(2))), 0);
+}

@@ -605,20 +605,22 @@ fn many_thread_searches_race_commands() {
 
 // --- stopped searches must not outlive their answer ------------------------------------------
 
-/// Threads of this process named `name` (Linux names each thread in `/proc/self/task`).
+/// Threads of this process whose name starts with `name` (Linux names each thread in
+/// `/proc/self/task`).
 #[cfg(target_os = "linux")]
 fn threads_named(name: &str) -> usize {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return 0 };
     tasks
         .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
-        .filter(|comm| comm.trim_end() == name)
+        .filter(|comm| comm.trim_end().starts_with(name))
         .count()
 }
 
-/// `go` after `go`, each stopping the one before, with 128 threads: a search stopped and
-/// answered before it got the searcher must end there, not wait its turn to start 127 helpers
-/// for nothing (searches then arrive faster than they drain: thousands of waiting threads, and
-/// an abort once the process runs out of memory maps).
+/// `go` after `go`, each stopping the one before, with 128 threads: the searches run one after
+/// another on the engine's one search thread and its 127 helpers, however fast they come (new
+/// threads for each once piled up into thousands, and an abort once the process ran out of
+/// memory maps), and a search stopped and answered before it started ends there. When the
+/// engine is dropped, every thread it started ends.
 #[cfg(target_os = "linux")]
 #[test]
 fn stopped_searches_do_not_pile_up() {
@@ -627,26 +629,34 @@ fn stopped_searches_do_not_pile_up() {
     let (mut session, heard) = listening_session();
     session.handle_line("setoption name Threads value 128");
     session.handle_line("setoption name Hash value 1");
-    let mut most = 0;
+    // The first search starts the helpers, whose threads show their creator's name until each
+    // has set its own.
+    session.handle_line("go depth 1");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while threads_named("helper") < 127 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let (mut searches, mut helpers) = (0, 0);
     for i in 0..GOS {
         session.handle_line("go depth 30");
         if i % 8 == 0 {
-            most = most.max(threads_named("search"));
+            searches = searches.max(threads_named("search"));
+            helpers = helpers.max(threads_named("helper"));
         }
     }
     assert_eq!(session.handle_line("quit"), Flow::Quit);
+    assert_eq!(heard.bestmoves(), GOS + 1, "one bestmove per go");
+    drop(session);
     let deadline = Instant::now() + Duration::from_secs(5);
     let left = loop {
-        let left = threads_named("search");
+        let left = threads_named("search") + threads_named("helper") + threads_named("watchdog");
         if left == 0 || Instant::now() > deadline {
             break left;
         }
         std::thread::sleep(Duration::from_millis(10));
     };
-    eprintln!("{GOS} go: at most {most} search threads at once, {left} left 5 s after quit");
-    assert_eq!(heard.bestmoves(), GOS, "one bestmove per go");
-    // Without the early end they pile up with the `go` count (here 356 at once, 329 still
-    // there 5 s after quit); with it, how many wait at once depends only on how long the last
-    // search takes to join its helpers (47 to 120 here, on a loaded machine).
-    assert_eq!(left, 0, "{left} search threads left 5 s after quit ({most} at once): stopped searches wait to run");
+    eprintln!("{GOS} go: at most {searches} search and {helpers} helper threads at once, {left} left 5 s after quit");
+    assert_eq!(searches, 1, "one search thread serves every go");
+    assert_eq!(helpers, 127, "127 helpers serve every go");
+    assert_eq!(left, 0, "{left} threads left 5 s after the engine was dropped");
 }

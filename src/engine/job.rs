@@ -1,13 +1,14 @@
 //! A search on its thread: the job the facade hands over, the one best move it ends in, and
 //! the watchdog that keeps it inside its time.
 
-use super::{lock_searcher, Event, EventSink, STOP_GRACE};
+use super::{lock_searcher, Event, EventSink, SEARCH_STACK_BYTES, STOP_GRACE};
 use crate::mv::Move;
 use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::params::Params;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
 use crate::tablebase::TbConfig;
+use crate::threads::Executor;
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +41,25 @@ pub(super) fn checked_moves(
     (best, ponder)
 }
 
+/// The executor in `slot`, started if it is not running yet; `None` if the system refuses
+/// the thread (the next call tries again).
+pub(super) fn started<'a>(slot: &'a mut Option<Executor>, name: &str, stack: Option<usize>) -> Option<&'a Executor> {
+    if slot.is_none() {
+        *slot = Executor::new(name, stack).ok();
+    }
+    slot.as_ref()
+}
+
+/// Runs `job` on the executor in `slot` (started if need be); false if it could not run.
+pub(super) fn run_on(slot: &mut Option<Executor>, name: &str, job: impl FnOnce() + Send + 'static) -> bool {
+    let queued = started(slot, name, Some(SEARCH_STACK_BYTES)).is_some_and(|runner| runner.run(job).is_ok());
+    if !queued {
+        // Its thread is gone: start another next time.
+        *slot = None;
+    }
+    queued
+}
+
 /// Everything a search thread needs, moved into it.
 pub(super) struct SearchJob {
     pub(super) pos: Position,
@@ -56,17 +76,16 @@ pub(super) struct SearchJob {
     /// Hold the best move until `stop` (infinite or unlimited search).
     pub(super) hold: bool,
     pub(super) answer: Arc<Answer>,
+    /// The thread the watchdog waits on; `None`: no watchdog.
+    pub(super) watchdog: Option<Executor>,
 }
 
 impl SearchJob {
     pub(super) fn run(self, searcher: &Mutex<Searcher>) {
         let mut report = |report: Report| self.answer.report(report);
-        let watchdog = RefCell::new(
-            self.limits
-                .time
-                .hard
-                .map(|hard| Watchdog::start(Arc::clone(&self.control), Arc::clone(&self.answer), hard)),
-        );
+        let watchdog = RefCell::new(self.limits.time.hard.map(|hard| {
+            Watchdog::start(self.watchdog.as_ref(), Arc::clone(&self.control), Arc::clone(&self.answer), hard)
+        }));
         let finish = |outcome: &SearchOutcome| {
             drop(watchdog.borrow_mut().take());
             // Held while the search must not end yet (infinite, pondering).
@@ -191,10 +210,12 @@ struct Watchdog {
 }
 
 impl Watchdog {
-    fn start(control: Arc<SharedControl>, answer: Arc<Answer>, hard: Duration) -> Watchdog {
+    /// Watches on `thread`'s executor, behind the watchdog of the search before (which ends
+    /// as its search does).
+    fn start(thread: Option<&Executor>, control: Arc<SharedControl>, answer: Arc<Answer>, hard: Duration) -> Watchdog {
         let done = Arc::new(AtomicBool::new(false));
         let (flag, watched) = (Arc::clone(&done), Arc::clone(&control));
-        let spawned = crate::threads::spawn_detached("watchdog", None, move || {
+        let watch = move || {
             let over = |c: &SharedControl| flag.load(Ordering::SeqCst) || c.stopped();
             while !over(&watched) {
                 let pondering = watched.is_pondering();
@@ -213,9 +234,11 @@ impl Watchdog {
                 };
                 watched.wait_while(left, |c| !over(c) && c.is_pondering() == pondering);
             }
-        });
+        };
         // Without a thread the search's own checks remain.
-        let _ = spawned;
+        if let Some(thread) = thread {
+            let _ = thread.run(watch);
+        }
         Watchdog { done, control }
     }
 }

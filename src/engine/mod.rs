@@ -29,7 +29,7 @@ mod job;
 mod limits;
 mod network;
 
-use job::{checked_moves, Answer, SearchJob};
+use job::{checked_moves, run_on, started, Answer, SearchJob};
 pub use limits::{Adjustment, MAX_DEPTH, MAX_MATE};
 use network::EvalFile;
 pub use network::EvalFileLoad;
@@ -42,6 +42,7 @@ use crate::search::params::Params;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
 use crate::strength::{self, Limit};
 use crate::tablebase::{LoadProblem, Tablebases, TbConfig};
+use crate::threads::Executor;
 use crate::time::{budget, Clock, TimeBudget};
 use crate::tt::TableAllocError;
 use std::fmt;
@@ -169,9 +170,8 @@ pub enum TablebaseLoad {
     Loaded { files: usize, max_pieces: usize, problems: Vec<LoadProblem> },
 }
 
-/// A search under way. Its thread is detached (`crate::threads`): it sends its best move before it waits
-/// for its helpers, and the searcher's lock keeps the next search from starting before
-/// they have all ended.
+/// A search under way on the engine's search thread. It sends its best move before it waits
+/// for its helpers, and the next job on that thread starts only once they have all ended.
 struct Running {
     control: Arc<SharedControl>,
     /// Sent on once the search has sent its best move (closed if its thread died).
@@ -205,6 +205,10 @@ pub struct Engine {
     /// Games begun (`ucinewgame`): with the position, the seed of a limited strength's choices.
     games: u64,
     eval_file: EvalFile,
+    /// The thread every search and task runs on, one after another; started at the first.
+    runner: Option<Executor>,
+    /// The thread of the searches' watchdogs.
+    watchdog: Option<Executor>,
 }
 
 impl Engine {
@@ -222,6 +226,8 @@ impl Engine {
             limit: Limit::default(),
             games: 0,
             eval_file: EvalFile::default(),
+            runner: None,
+            watchdog: None,
         }
     }
 
@@ -463,12 +469,12 @@ impl Engine {
             control: Arc::clone(&control),
             hold: params.infinite || params.is_unlimited(),
             answer: Arc::clone(&answer),
+            watchdog: started(&mut self.watchdog, "watchdog", None).cloned(),
         };
         let searcher = Arc::clone(&self.searcher);
-        let spawned = crate::threads::spawn_detached("search", Some(SEARCH_STACK_BYTES), move || job.run(&searcher));
-        match spawned {
-            Ok(_) => self.running = Some(Running { control, done: done_rx, answer: Some(answer), on_stop: None }),
-            Err(_) => {
+        match run_on(&mut self.runner, "search", move || job.run(&searcher)) {
+            true => self.running = Some(Running { control, done: done_rx, answer: Some(answer), on_stop: None }),
+            false => {
                 // No thread: answer at once so the GUI still gets its one best move.
                 let (best, ponder) = checked_moves(&self.pos, &[], SearchOutcome::default());
                 (self.sink)(Event::BestMove { best, ponder });
@@ -537,11 +543,11 @@ impl Engine {
         let control = Arc::new(SharedControl::default());
         let (done, done_rx) = mpsc::channel();
         let pos = self.pos.clone();
-        let spawned = crate::threads::spawn_detached("task", Some(SEARCH_STACK_BYTES), move || {
+        let queued = run_on(&mut self.runner, "search", move || {
             let _ = catch_unwind(AssertUnwindSafe(|| work(&pos)));
             let _ = done.send(());
         });
-        if spawned.is_ok() {
+        if queued {
             self.running = Some(Running { control, done: done_rx, answer: None, on_stop });
         }
     }

@@ -7,7 +7,7 @@
 //!
 //! The floors below this file, each owning one part:
 //! - `thread`: the pool. It owns the hash table and one `worker::ThreadData` per thread,
-//!   and lends the table to every thread of a search (Lazy SMP on scoped threads).
+//!   and lends the table to every thread of a search (Lazy SMP on persistent threads).
 //! - `root`: iterative deepening, aspiration windows, MultiPV and the moves at the root;
 //!   when to stop between iterations is asked of [`crate::time`].
 //! - `tree`: principal variation search below the root (negamax alpha-beta with null

@@ -1,8 +1,9 @@
 //! The search threads: a pool that owns the hash table and each thread's data.
 //!
 //! With `Threads` = N a search runs N threads on the same root (Lazy SMP). They share only
-//! the hash table, which the pool lends to each for the length of one search on scoped
-//! threads; each thread keeps its own ordering tables, pawn hash and stacks across searches.
+//! the hash table, which the pool lends to each for the length of one search; each thread
+//! keeps its own ordering tables and pawn hash across searches. The helpers' threads are
+//! started when `Threads` changes, not for every search (see `crate::threads::Pool`).
 //! The main thread alone decides when to stop, gives the best move and reports; the
 //! helpers search until it returns, half of them one ply ahead so that the threads spread
 //! over two depths rather than repeat one tree, and what they store steers the main thread.
@@ -14,6 +15,7 @@ use crate::mv::Move;
 use crate::nnue::{Network, NETWORK};
 use crate::position::Position;
 use crate::tablebase::{piece_count, rank_root, RankedMove, RootMetric, TbConfig};
+use crate::threads::Pool;
 use crate::tt::{TableAllocError, TranspositionTable};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -30,6 +32,8 @@ pub struct Searcher {
     params: Params,
     /// The main thread's data first, then the helpers'.
     threads: Vec<ThreadData>,
+    /// The helpers' threads (`None` with one thread, or when they could not be started).
+    pool: Option<Pool>,
     /// Endgame tablebases, when `SyzygyPath` holds some.
     tb: Option<TbConfig>,
     /// A network loaded at run time (`EvalFile`); `None`: the embedded one.
@@ -43,6 +47,7 @@ impl Searcher {
             reductions: Reductions::new(&Params::defaults()),
             params: Params::defaults(),
             threads: vec![ThreadData::new()],
+            pool: None,
             tb: None,
             network: None,
         }
@@ -82,11 +87,21 @@ impl Searcher {
         self.tt.resize(hash_mb)
     }
 
-    /// Search threads in all (at least 1), keeping the data of those that stay.
+    /// Search threads in all (at least 1), keeping the data of those that stay. The helpers'
+    /// threads start here; should the system refuse one, searches run on the calling thread
+    /// alone until the next change.
     pub fn set_threads(&mut self, n: usize) {
-        self.threads.truncate(n.max(1));
-        while self.threads.len() < n.max(1) {
+        let n = n.max(1);
+        self.threads.truncate(n);
+        while self.threads.len() < n {
             self.threads.push(ThreadData::new());
+        }
+        if self.pool.as_ref().map_or(0, Pool::size) != n - 1 {
+            // The old threads end before the new ones start.
+            self.pool = None;
+            if n > 1 {
+                self.pool = Pool::new(n - 1, "helper", HELPER_STACK_BYTES).ok();
+            }
         }
     }
 
@@ -168,42 +183,38 @@ impl Searcher {
             other_tb_hits: &other_tb_hits,
         };
         let (main, helpers) = self.threads.split_first_mut().expect("the pool has a main thread");
-        if helpers.is_empty() {
-            let outcome = Worker::new(main, &shared, control, true, limits).iterate(pos, history, limits, report, 1);
-            done(&outcome);
-            return outcome;
-        }
+        let pool = match &self.pool {
+            Some(pool) if !helpers.is_empty() => pool,
+            _ => {
+                let outcome =
+                    Worker::new(main, &shared, control, true, limits).iterate(pos, history, limits, report, 1);
+                done(&outcome);
+                return outcome;
+            }
+        };
         // The helpers stop on the GUI's `stop` as the main thread does, and on their own flag,
         // raised when the main thread ends. Raising the GUI's flag for that instead would end
         // a held `go infinite` search when the main thread finishes early.
         let helper_control = SharedControl::default();
         // No limits: a helper searches until told to stop.
         let helper_limits = SearchLimits { searchmoves: limits.searchmoves.clone(), multipv: 1, ..Default::default() };
-        let mut outcome = std::thread::scope(|scope| {
+        let mut outcome = pool.scope(|scope| {
             // Raised on every way out of the main search, a panic included, so that the scope
             // never waits for helpers nobody stops.
             let stop_helpers = StopOnDrop(&helper_control);
-            let mut handles = Vec::with_capacity(helpers.len());
             for (i, td) in helpers.iter_mut().enumerate() {
                 let first_depth = 1 + ((i + 1) % 2) as i32;
                 let (shared, helper_limits, helper_control) = (&shared, &helper_limits, &helper_control);
-                let spawned = std::thread::Builder::new()
-                    .name(format!("helper {}", i + 1))
-                    .stack_size(HELPER_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        let mut worker = Worker::new(td, shared, control, false, helper_limits);
-                        worker.helper_stop = Some(helper_control);
-                        worker.iterate(pos, history, helper_limits, &mut |_| {}, first_depth);
-                    });
-                // Without a thread the search goes on with fewer helpers.
-                handles.extend(spawned.ok());
+                scope.spawn(move |_| {
+                    let mut worker = Worker::new(td, shared, control, false, helper_limits);
+                    worker.helper_stop = Some(helper_control);
+                    worker.iterate(pos, history, helper_limits, &mut |_| {}, first_depth);
+                });
             }
             let mut worker = Worker::new(main, &shared, control, true, limits);
             let outcome = worker.iterate(pos, history, limits, report, 1);
             drop(stop_helpers);
             done(&SearchOutcome { nodes: worker.total_nodes(), ..outcome });
-            // Joined, not left to the scope, which would detach them (see `crate::threads`).
-            crate::threads::join_all(handles);
             (outcome, worker.nodes)
         });
         // Every helper has ended and published its count.
