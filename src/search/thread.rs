@@ -32,8 +32,10 @@ pub struct Searcher {
     params: Params,
     /// The main thread's data first, then the helpers'.
     threads: Vec<ThreadData>,
-    /// The helpers' threads (`None` with one thread, or when they could not be started).
+    /// The helpers' threads (`None` with one thread, or when none could be started), and
+    /// how many were asked for.
     pool: Option<Pool>,
+    pool_asked: usize,
     /// Endgame tablebases, when `SyzygyPath` holds some.
     tb: Option<TbConfig>,
     /// A network loaded at run time (`EvalFile`); `None`: the embedded one.
@@ -48,6 +50,7 @@ impl Searcher {
             params: Params::defaults(),
             threads: vec![ThreadData::new()],
             pool: None,
+            pool_asked: 0,
             tb: None,
             network: None,
         }
@@ -88,19 +91,22 @@ impl Searcher {
     }
 
     /// Search threads in all (at least 1), keeping the data of those that stay. The helpers'
-    /// threads start here; should the system refuse one, searches run on the calling thread
-    /// alone until the next change.
+    /// threads start here; should the system refuse that many, half as many are tried, down
+    /// to none (the search then runs on the calling thread alone), until the next change.
     pub fn set_threads(&mut self, n: usize) {
         let n = n.max(1);
         self.threads.truncate(n);
         while self.threads.len() < n {
             self.threads.push(ThreadData::new());
         }
-        if self.pool.as_ref().map_or(0, Pool::size) != n - 1 {
+        if self.pool_asked != n - 1 {
             // The old threads end before the new ones start.
             self.pool = None;
-            if n > 1 {
-                self.pool = Pool::new(n - 1, "helper", HELPER_STACK_BYTES).ok();
+            self.pool_asked = n - 1;
+            let mut size = n - 1;
+            while size > 0 && self.pool.is_none() {
+                self.pool = Pool::new(size, "helper", HELPER_STACK_BYTES).ok();
+                size /= 2;
             }
         }
     }
@@ -202,7 +208,7 @@ impl Searcher {
             // Raised on every way out of the main search, a panic included, so that the scope
             // never waits for helpers nobody stops.
             let stop_helpers = StopOnDrop(&helper_control);
-            for (i, td) in helpers.iter_mut().enumerate() {
+            for (i, td) in helpers.iter_mut().take(pool.size()).enumerate() {
                 let first_depth = 1 + ((i + 1) % 2) as i32;
                 let (shared, helper_limits, helper_control) = (&shared, &helper_limits, &helper_control);
                 scope.spawn(move |_| {
