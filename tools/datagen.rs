@@ -46,6 +46,8 @@ const MAX_PLIES: usize = 400;
 const MATE_CP: i32 = 30_000;
 const HASH_MB: usize = 8;
 const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+/// The trainers' default `--skip-plies`: the searched positions of a game they drop first.
+const LIGHT_PLIES: usize = 8;
 
 #[derive(Parser)]
 #[command(about = "Self-play training data: ox88 plays itself at a fixed node budget per move")]
@@ -65,6 +67,11 @@ struct Args {
     /// nodes, `--nodes` capping it: no nodes spent on an iteration cut off half-way.
     #[arg(long)]
     soft_nodes: Option<u64>,
+    /// Search the positions the trainers drop by default (a game's first `LIGHT_PLIES`
+    /// searched positions, and those in check) at 1/K of the budgets above: their search only
+    /// picks the move and feeds adjudication.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    lighter: u64,
     #[arg(long, default_value_t = 1)]
     threads: usize,
     #[arg(long, default_value_t = 1)]
@@ -81,10 +88,12 @@ struct Args {
     max_opening_score: i32,
 }
 
-/// One search at the node budget: the move and the score from the side to move's view.
-fn search(searcher: &mut Searcher, pos: &Position, keys: &[u64], args: &Args) -> (Option<Move>, Score) {
-    let limits =
-        SearchLimits { nodes: Some(args.nodes), soft_nodes: args.soft_nodes, multipv: 1, ..Default::default() };
+/// One search at the node budget (divided by `divisor`): the move and the score from the side
+/// to move's view.
+fn search(searcher: &mut Searcher, pos: &Position, keys: &[u64], args: &Args, divisor: u64) -> (Option<Move>, Score) {
+    let nodes = Some((args.nodes / divisor).max(1));
+    let soft_nodes = args.soft_nodes.map(|s| (s / divisor).max(1));
+    let limits = SearchLimits { nodes, soft_nodes, multipv: 1, ..Default::default() };
     let control = SharedControl::default();
     let mut score = Score::Centipawns(0);
     let outcome = searcher.search(pos, keys, &limits, &control, &mut |r| {
@@ -157,7 +166,8 @@ fn play(index: usize, args: &Args, openings: &Openings, searcher: &mut Searcher,
         if repeated || pos.halfmove_clock() >= 100 || insufficient_material(&pos) {
             break;
         }
-        let (best, score) = search(searcher, &pos, &keys, args);
+        let dropped = records.len() < LIGHT_PLIES || pos.in_check();
+        let (best, score) = search(searcher, &pos, &keys, args, if dropped { args.lighter } else { 1 });
         let Some(best) = best else { break };
         let cp = if white { centipawns(score) } else { -centipawns(score) };
         winning = match (cp > WIN_SCORE, cp < -WIN_SCORE) {
@@ -219,6 +229,12 @@ fn settings(args: &Args, book_text: Option<&str>, bench: u64) -> Vec<String> {
     // Only when given, so that chunks made without it resume as before.
     if let Some(soft) = args.soft_nodes {
         lines.push(format!("soft nodes: {soft}"));
+    }
+    if args.lighter > 1 {
+        lines.push(format!(
+            "lighter: 1/{} of the nodes for the first {LIGHT_PLIES} positions and those in check",
+            args.lighter
+        ));
     }
     lines
 }
