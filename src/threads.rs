@@ -7,7 +7,7 @@
 //! and once the stack cache is full (it holds 40 MB, about one 32 MB search stack) the stack
 //! is unmapped, so the detaching thread's read faults. ox88 met it as a SIGSEGV inside
 //! `pthread_detach` in a thread named `search`, about once in several million threads
-//! started and stopped at once by many-thread searches on a loaded 2-core machine.
+//! started and stopped at once by many-thread searches on a loaded 2-core computer.
 //!
 //! The threads a search runs on are not short-lived: an [`Executor`] is the engine's search
 //! thread and a [`Pool`] holds the helpers, both started once and reused by every `go`.

@@ -260,48 +260,31 @@ params! {
     max_scale_pct: 250, 100, 500, 15.0, 0.002;
 }
 
+/// Each fraction `$name` from its entry `$pct` in hundredths.
+macro_rules! fractions {
+    ($( $name:ident = $pct:ident; )*) => {
+        $( #[doc = concat!("`", stringify!($pct), "` as a fraction.")]
+           #[inline(always)]
+           pub const fn $name(&self) -> f64 {
+               self.$pct() as f64 / 100.0
+           } )*
+    };
+}
+
 /// The fractions, from their hundredths. A division by 100 is exact to the double nearest
 /// the decimal, so each equals the literal it replaced (`0.7`, `1.35`): no node changes.
 impl Params {
-    #[inline(always)]
-    pub const fn lmr_base(&self) -> f64 {
-        self.lmr_base_pct() as f64 / 100.0
-    }
-    #[inline(always)]
-    pub const fn lmr_divisor(&self) -> f64 {
-        self.lmr_divisor_pct() as f64 / 100.0
-    }
-    #[inline(always)]
-    pub const fn instability_decay(&self) -> f64 {
-        self.instability_decay_pct() as f64 / 100.0
-    }
-    #[inline(always)]
-    pub const fn stable_scale(&self) -> f64 {
-        self.stable_scale_pct() as f64 / 100.0
-    }
-    #[inline(always)]
-    pub const fn instability_scale(&self) -> f64 {
-        self.instability_scale_pct() as f64 / 100.0
-    }
-    #[inline(always)]
-    pub const fn small_drop_stretch(&self) -> f64 {
-        self.small_drop_stretch_pct() as f64 / 100.0
-    }
-    #[inline(always)]
-    pub const fn big_drop_stretch(&self) -> f64 {
-        self.big_drop_stretch_pct() as f64 / 100.0
-    }
-    #[inline(always)]
-    pub const fn share_pivot(&self) -> f64 {
-        self.share_pivot_pct() as f64 / 100.0
-    }
-    #[inline(always)]
-    pub const fn share_scale(&self) -> f64 {
-        self.share_scale_pct() as f64 / 100.0
-    }
-    #[inline(always)]
-    pub const fn max_scale(&self) -> f64 {
-        self.max_scale_pct() as f64 / 100.0
+    fractions! {
+        lmr_base = lmr_base_pct;
+        lmr_divisor = lmr_divisor_pct;
+        instability_decay = instability_decay_pct;
+        stable_scale = stable_scale_pct;
+        instability_scale = instability_scale_pct;
+        small_drop_stretch = small_drop_stretch_pct;
+        big_drop_stretch = big_drop_stretch_pct;
+        share_pivot = share_pivot_pct;
+        share_scale = share_scale_pct;
+        max_scale = max_scale_pct;
     }
 
     /// The history bonus of a quiet move that cut off at `depth`.

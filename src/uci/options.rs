@@ -152,10 +152,7 @@ pub fn table() -> [UciOption; 15] {
             name: "Debug Log File",
             kind: OptionKind::String { default: "" },
             apply: |s, v| {
-                let path = match v {
-                    Setting::Text(t) if !t.is_empty() => Some(t),
-                    _ => None,
-                };
+                let path = Some(text(v)).filter(|t| !t.is_empty());
                 s.out.set_log(path.as_deref()).map_err(|e| UciError::BadOptionValue {
                     option: "Debug Log File",
                     value: format!("{} ({e})", path.unwrap_or_default()),
@@ -166,10 +163,7 @@ pub fn table() -> [UciOption; 15] {
             name: "SyzygyPath",
             kind: OptionKind::String { default: "<empty>" },
             apply: |s, v| {
-                let path = match v {
-                    Setting::Text(t) => t,
-                    _ => String::new(),
-                };
+                let path = text(v);
                 let load = s.engine.set_syzygy_path(&path);
                 for line in tablebase_messages(&path, &load) {
                     s.info_string(&line);
@@ -197,10 +191,7 @@ pub fn table() -> [UciOption; 15] {
             name: "EvalFile",
             kind: OptionKind::String { default: "<embedded>" },
             apply: |s, v| {
-                let path = match v {
-                    Setting::Text(t) => t,
-                    _ => String::new(),
-                };
+                let path = text(v);
                 if let Some(line) = eval_file_message(&s.engine.set_eval_file(&path)) {
                     s.info_string(&line);
                 }
@@ -249,6 +240,13 @@ fn spin(v: Setting) -> i64 {
     match v {
         Setting::Spin(n) => n,
         _ => 0,
+    }
+}
+
+fn text(v: Setting) -> String {
+    match v {
+        Setting::Text(t) => t,
+        _ => String::new(),
     }
 }
 
