@@ -30,6 +30,7 @@ use crate::mv::{Move, MoveList};
 use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::{rights, Position};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
+use crate::tables::STEP;
 
 /// Bit of the enemy's colour in a board byte, as a shift (see [`crate::piece::flag`]).
 #[inline(always)]
@@ -47,6 +48,9 @@ fn enemy_shift(us: Color) -> u32 {
 struct Base {
     /// Moves of each piece but the king, pins aside, by square (0 elsewhere).
     by_square: [u8; 256],
+    /// By list slot, a slider's moves along each ray, a byte per step of `KING_STEPS`: a
+    /// change on one of its rays recounts that ray alone.
+    rays: [u64; 16],
     /// By square: the pieces whose count depends on what stands there.
     reach: [u16; 256],
     /// The square of each list slot.
@@ -72,6 +76,44 @@ struct Base {
     quiet_reach: u64,
     /// Its legal moves, while no square of `quiet_reach` or of a piece's reach changes.
     quiet_count: u64,
+}
+
+impl Base {
+    #[inline(always)]
+    fn empty(threats: Threats) -> Base {
+        Base {
+            by_square: [0; 256],
+            rays: [0; 16],
+            reach: [0; 256],
+            squares: [0; 16],
+            total: 0,
+            king_steps: 0,
+            king_reach: 0,
+            king_step_reach: [0; 8],
+            castles: 0,
+            castle_reach: [0; 4],
+            threats,
+            threat_reach: 0,
+            pinned: false,
+            quiet_reach: !0,
+            quiet_count: 0,
+        }
+    }
+}
+
+/// The place of a line step in `KING_STEPS` (-17, -16, -15, -1, 1, 15, 16, 17).
+#[inline(always)]
+fn ray_index(step: Step) -> usize {
+    const INDEX: [u8; 64] = {
+        let mut table = [0u8; 64];
+        let mut i = 0;
+        while i < 8 {
+            table[(KING_STEPS[i] + 17) as usize] = i as u8;
+            i += 1;
+        }
+        table
+    };
+    INDEX[(step as i32 + 17) as usize & 63] as usize
 }
 
 /// The bit of the 0x88 square `sq` (on the board) in a 64-bit set, rank 8 first: a reach test
@@ -106,7 +148,9 @@ impl Position {
     pub fn perft2(&mut self) -> u64 {
         let mut moves = MoveList::new();
         self.generate::<{ gen::ALL }, MoveList>(&mut moves);
-        let base = self.reply_base();
+        let mut base = Base::empty(self.threats_for(self.side.flip()));
+        self.reply_base(&mut base);
+        let base = &base;
         let snapshot = self.snapshot();
         let mut nodes = 0;
         for &m in moves.iter() {
@@ -123,48 +167,34 @@ impl Position {
             }
             if !(m.is_capture() || m.is_castle() || m.is_promotion()) {
                 self.make_quiet(m);
-                nodes += self.count_after::<2>([from, to], false, &base);
+                nodes += self.count_after::<2>([from, to], false, base);
                 self.unmake_quiet(m, &snapshot);
                 continue;
             }
             let undo = self.make_unkeyed_from(m, &snapshot);
             nodes += if m.is_castle() {
                 let squares = [from, to, m.castle_king_target().raw(), m.castle_rook_target().raw()];
-                self.count_after::<4>(squares, false, &base)
+                self.count_after::<4>(squares, false, base)
             } else if m.is_en_passant() {
                 // The taken pawn stands one step beyond `to` as the side now to move sees it.
                 let taken = to.wrapping_add(self.side.forward() as u8);
-                self.count_after::<3>([from, to, taken], true, &base)
+                self.count_after::<3>([from, to, taken], true, base)
             } else {
-                self.count_after::<2>([from, to], m.is_capture(), &base)
+                self.count_after::<2>([from, to], m.is_capture(), base)
             };
-            self.unmake(m, &undo);
+            self.unmake_unkeyed(m, &undo);
         }
         nodes
     }
 
     /// The opponent's moves on this board, pins and checks aside, with where each count can
     /// change (see [`Base`]).
-    fn reply_base(&self) -> Base {
+    /// Fills `base` (fresh from [`Base::empty`], with the opponent's threats) in place: it is
+    /// a kilobyte, which a return by value would copy.
+    fn reply_base(&self, base: &mut Base) {
         let them = self.side.flip();
         let t = them.index();
         let shift = enemy_shift(them);
-        let mut base = Base {
-            by_square: [0; 256],
-            reach: [0; 256],
-            squares: [0; 16],
-            total: 0,
-            king_steps: 0,
-            king_reach: 0,
-            king_step_reach: [0; 8],
-            castles: 0,
-            castle_reach: [0; 4],
-            threats: self.threats_for(them),
-            threat_reach: 0,
-            pinned: false,
-            quiet_reach: !0,
-            quiet_count: 0,
-        };
         for slot in 1..self.count[t] as usize {
             let slot = slot & 15;
             let from = self.list[t][slot].raw();
@@ -191,13 +221,17 @@ impl Position {
                     n += (target == 0) as u64 | (target >> shift) as u64 & 1;
                 }
             } else {
+                let mut rays = 0u64;
                 for (i, &d) in KING_STEPS.iter().enumerate() {
                     // KING_STEPS alternate no kind: 0, 2, 5, 7 are diagonal, the rest straight.
                     let along = if matches!(i, 0 | 2 | 5 | 7) { flag::BISHOP } else { flag::ROOK };
                     if flags & along != 0 {
-                        n += self.count_ray_reaching(from, d, shift, reach, bit);
+                        let count = self.count_ray_reaching(from, d, shift, reach, bit);
+                        rays |= count << (8 * i);
+                        n += count;
                     }
                 }
+                base.rays[slot] = rays;
             }
             base.squares[slot] = from;
             base.by_square[from as usize] = n as u8;
@@ -218,7 +252,7 @@ impl Position {
                 base.castle_reach[slot] = blockers;
             } else {
                 base.castles |= (self.castling_is_legal_for(them, king, slot) as u8) << slot;
-                base.castle_reach[slot] = self.castle_reach(king, slot);
+                base.castle_reach[slot] = self.castle_reach(king, slot, &base.king_step_reach);
             }
         }
         debug_assert_eq!(base.threats.checkers.count(), 0);
@@ -227,7 +261,6 @@ impl Position {
             base.quiet_reach = base.threat_reach | base.king_reach | base.castle_reach.iter().fold(0, |a, &r| a | r);
         }
         base.quiet_count = base.total + base.king_steps.count_ones() as u64 + base.castles.count_ones() as u64;
-        base
     }
 
     /// [`Position::count_legal_moves`] just after a move that changed the squares `changed`
@@ -294,6 +327,21 @@ impl Position {
                 continue;
             }
             let pin = if pinned_any { threats.pin_step[self.list_index[from as usize] as usize & 15] } else { 0 };
+            if pin == 0 && piece.flags() & (flag::BISHOP | flag::ROOK) != 0 {
+                // Only the rays through a changed square can have changed.
+                let mut steps = 0u8;
+                for sq in changed {
+                    if base.reach[sq as usize] >> slot & 1 != 0 {
+                        steps |= 1 << ray_index(STEP[from as usize + 119 - sq as usize]);
+                    }
+                }
+                while steps != 0 {
+                    let i = steps.trailing_zeros() as usize & 7;
+                    steps &= steps - 1;
+                    n = n + self.count_ray(from, KING_STEPS[i], shift) - (base.rays[slot] >> (8 * i) & 0xff);
+                }
+                continue;
+            }
             let moves = if piece.is_pawn() {
                 self.pawn_moves_counted(Square::from_index_unchecked(from), pin)
             } else {
@@ -387,15 +435,24 @@ impl Position {
     /// The squares whose contents can change whether castling `slot` is legal: the castling
     /// row from the outermost to the outermost of king, rook and their targets, and what can
     /// attack a square the king crosses ([`Position::square_reach`], king and rook lifted).
-    fn castle_reach(&self, king: Square, slot: usize) -> u64 {
+    /// An empty square the king crosses next to the king has its reach in `step_reach` already
+    /// (the king lifted; lifting the castling rook too only lengthens lines along the castling
+    /// rank, which is then taken whole).
+    fn castle_reach(&self, king: Square, slot: usize, step_reach: &[u64; 8]) -> u64 {
         let path = &self.castle_paths[slot & 3];
         let rook = self.castle_rook[slot & 3];
         let mut mask = bit(king.raw()) | bit(rook.raw());
         for &sq in &path.empty[..path.empty_len as usize & 7] {
             mask |= bit(sq);
         }
+        let rank = 0xffu64 << (bit(king.raw()).trailing_zeros() & 56);
         for &q in &path.king_path[..path.king_path_len as usize & 7] {
-            mask |= self.square_reach(q, king.raw(), rook.raw());
+            let d = q.wrapping_sub(king.raw()) as i8;
+            mask |= if (d == 1 || d == -1) && self.board[q as usize].is_none() {
+                step_reach[ray_index(d)] | rank
+            } else {
+                self.square_reach(q, king.raw(), rook.raw())
+            };
         }
         mask
     }

@@ -578,6 +578,17 @@ impl Position {
 
     /// Takes back `m`, which must be the last move made, with the `Undo` it returned.
     pub fn unmake(&mut self, m: Move, undo: &Undo) {
+        self.unmake_keyed::<true>(m, undo);
+    }
+
+    /// Takes back a move of [`Position::make_unkeyed_from`], which left keys and score alone.
+    #[inline]
+    pub(crate) fn unmake_unkeyed(&mut self, m: Move, undo: &Undo) {
+        self.unmake_keyed::<false>(m, undo);
+    }
+
+    #[inline(always)]
+    fn unmake_keyed<const KEYED: bool>(&mut self, m: Move, undo: &Undo) {
         self.side = self.side.flip();
         let us = self.side;
         self.fullmove = undo.fullmove;
@@ -604,11 +615,13 @@ impl Position {
         self.castling = undo.castling;
         self.en_passant = undo.en_passant;
         self.halfmove = undo.halfmove;
-        self.key = undo.key;
-        self.pawn_key = undo.pawn_key;
-        self.non_pawn_keys = undo.non_pawn_keys;
-        self.psq = undo.psq;
-        self.debug_check();
+        if KEYED {
+            self.key = undo.key;
+            self.pawn_key = undo.pawn_key;
+            self.non_pawn_keys = undo.non_pawn_keys;
+            self.psq = undo.psq;
+            self.debug_check();
+        }
     }
 
     fn unmake_castle(&mut self, m: Move) {
