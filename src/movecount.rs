@@ -65,6 +65,9 @@ struct Base {
     castles: u8,
     /// By castling slot: the squares that can make that castling legal or illegal.
     castle_reach: [u64; 4],
+    /// The union of `castle_reach`: when a move touches none of it, the castlings found legal
+    /// stay legal and no other becomes so.
+    castle_any_reach: u64,
     /// The side's pins (it cannot be in check while the other side is to move).
     threats: Threats,
     /// Squares that can change its checks and pins.
@@ -92,6 +95,7 @@ impl Base {
             king_step_reach: [0; 8],
             castles: 0,
             castle_reach: [0; 4],
+            castle_any_reach: 0,
             threats,
             threat_reach: 0,
             pinned: false,
@@ -257,8 +261,9 @@ impl Position {
         }
         debug_assert_eq!(base.threats.checkers.count(), 0);
         base.pinned = base.threats.pin_step.iter().any(|&p| p != 0);
+        base.castle_any_reach = base.castle_reach.iter().fold(0, |a, &r| a | r);
         if !base.pinned {
-            base.quiet_reach = base.threat_reach | base.king_reach | base.castle_reach.iter().fold(0, |a, &r| a | r);
+            base.quiet_reach = base.threat_reach | base.king_reach | base.castle_any_reach;
         }
         base.quiet_count = base.total + base.king_steps.count_ones() as u64 + base.castles.count_ones() as u64;
     }
@@ -287,7 +292,13 @@ impl Position {
         let king_steps =
             if hits(base.king_reach) { self.king_steps_after(king, base, changed_set) } else { base.king_steps };
         let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(threats);
-        let mut bits = self.castling & rights::of(us);
+        // A right lost to the move was either found illegal or had its rook's square changed.
+        let mut bits = 0;
+        if hits(base.castle_any_reach) {
+            bits = self.castling & rights::of(us);
+        } else {
+            n += base.castles.count_ones() as u64;
+        }
         while bits != 0 {
             let slot = bits.trailing_zeros() as usize & 3;
             bits &= bits - 1;
