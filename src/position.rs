@@ -18,6 +18,7 @@ use crate::zobrist::{piece_key, KEYS};
 
 mod castle;
 mod check;
+mod perft_moves;
 #[cfg(test)]
 mod tests;
 
@@ -397,14 +398,6 @@ impl Position {
         self.make_keyed::<true>(m, snapshot)
     }
 
-    /// [`Position::make_from`] for perft below its table: board, piece lists, side, castling
-    /// and en passant only; the keys and the score keep the values of the position before the
-    /// move until [`Position::unmake`] (which restores them anyway) takes it back.
-    #[inline]
-    pub(crate) fn make_unkeyed_from(&mut self, m: Move, snapshot: &Undo) -> Undo {
-        self.make_keyed::<false>(m, snapshot)
-    }
-
     #[inline(always)]
     fn make_keyed<const KEYED: bool>(&mut self, m: Move, snapshot: &Undo) -> Undo {
         let us = self.side;
@@ -474,29 +467,6 @@ impl Position {
             self.debug_check();
         }
         undo
-    }
-
-    /// For counting the replies to a legal move that takes nothing, castles not and promotes
-    /// not: plays it on the board, the piece lists, the side to move and the en passant square
-    /// alone (castling rights, clocks, keys and score keep their values, none of which the
-    /// replies' count reads). Only [`Position::unmake_quiet`] may take it back.
-    #[inline(always)]
-    pub(crate) fn make_quiet(&mut self, m: Move) {
-        let (from, to) = (m.from(), m.to());
-        self.shift_piece(from, to);
-        self.en_passant = None;
-        if m.is_double_push() {
-            self.set_en_passant_after_double_push::<false>(from, to);
-        }
-        self.side = self.side.flip();
-    }
-
-    /// Takes back [`Position::make_quiet`]'s `m`, given the position's snapshot.
-    #[inline(always)]
-    pub(crate) fn unmake_quiet(&mut self, m: Move, snapshot: &Undo) {
-        self.side = self.side.flip();
-        self.shift_piece(m.to(), m.from());
-        self.en_passant = snapshot.en_passant;
     }
 
     /// The key of the position after the legal move `m`, without making it (to prefetch the
@@ -579,12 +549,6 @@ impl Position {
     /// Takes back `m`, which must be the last move made, with the `Undo` it returned.
     pub fn unmake(&mut self, m: Move, undo: &Undo) {
         self.unmake_keyed::<true>(m, undo);
-    }
-
-    /// Takes back a move of [`Position::make_unkeyed_from`], which left keys and score alone.
-    #[inline]
-    pub(crate) fn unmake_unkeyed(&mut self, m: Move, undo: &Undo) {
-        self.unmake_keyed::<false>(m, undo);
     }
 
     #[inline(always)]
