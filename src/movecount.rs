@@ -30,7 +30,7 @@ use crate::mv::{Move, MoveList};
 use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::{rights, Position};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
-use crate::tables::STEP;
+use crate::tables::step_between;
 
 /// Bit of the enemy's colour in a board byte, as a shift (see [`crate::piece::flag`]).
 #[inline(always)]
@@ -83,7 +83,7 @@ struct Base {
 
 impl Base {
     #[inline(always)]
-    fn empty(threats: Threats) -> Base {
+    fn empty() -> Base {
         Base {
             by_square: [0; 256],
             rays: [0; 16],
@@ -96,7 +96,7 @@ impl Base {
             castles: 0,
             castle_reach: [0; 4],
             castle_any_reach: 0,
-            threats,
+            threats: Threats::default(),
             threat_reach: 0,
             pinned: false,
             quiet_reach: !0,
@@ -152,7 +152,7 @@ impl Position {
     pub fn perft2(&mut self) -> u64 {
         let mut moves = MoveList::new();
         self.generate::<{ gen::ALL }, MoveList>(&mut moves);
-        let mut base = Base::empty(self.threats_for(self.side.flip()));
+        let mut base = Base::empty();
         self.reply_base(&mut base);
         let base = &base;
         let snapshot = self.snapshot();
@@ -192,13 +192,13 @@ impl Position {
     }
 
     /// The opponent's moves on this board, pins and checks aside, with where each count can
-    /// change (see [`Base`]).
-    /// Fills `base` (fresh from [`Base::empty`], with the opponent's threats) in place: it is
-    /// a kilobyte, which a return by value would copy.
+    /// change (see [`Base`]), written into a fresh [`Base::empty`] in place: it is a kilobyte,
+    /// which a return by value would copy.
     fn reply_base(&self, base: &mut Base) {
         let them = self.side.flip();
         let t = them.index();
         let shift = enemy_shift(them);
+        base.threats = self.threats_for(them);
         for slot in 1..self.count[t] as usize {
             let slot = slot & 15;
             let from = self.list[t][slot].raw();
@@ -343,7 +343,8 @@ impl Position {
                 let mut steps = 0u8;
                 for sq in changed {
                     if base.reach[sq as usize] >> slot & 1 != 0 {
-                        steps |= 1 << ray_index(STEP[from as usize + 119 - sq as usize]);
+                        let (at, changed) = (Square::from_index_unchecked(from), Square::from_index_unchecked(sq));
+                        steps |= 1 << ray_index(step_between(at, changed));
                     }
                 }
                 while steps != 0 {

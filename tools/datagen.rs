@@ -21,6 +21,9 @@
 //! `cargo run --release --example datagen -- DIR/NAME --games N --nodes N --threads T --seed S`
 //! `cargo run --release --example datagen -- --list DIR`
 
+#[path = "selfplay.rs"]
+mod selfplay;
+
 use clap::Parser;
 use ox88::genfens::{random_opening, Plies, OPENING_NODES};
 use ox88::packed::{Annotation, GameResult, Record, MATE_BASE, RECORD_BYTES};
@@ -46,8 +49,8 @@ const MAX_PLIES: usize = 400;
 const MATE_CP: i32 = 30_000;
 const HASH_MB: usize = 8;
 const PROGRESS_EVERY: Duration = Duration::from_secs(30);
-/// The trainers' default `--skip-plies`: the searched positions of a game they drop first.
-const LIGHT_PLIES: usize = 8;
+/// The searched positions of a game the trainers drop first (their default `--skip-plies`).
+const LIGHT_PLIES: usize = selfplay::SKIP_PLIES;
 
 #[derive(Parser)]
 #[command(about = "Self-play training data: ox88 plays itself at a fixed node budget per move")]

@@ -28,6 +28,10 @@ use std::path::{Path, PathBuf};
 
 /// Game `n` is held out when `n % HOLDOUT == fold`.
 pub const HOLDOUT: usize = 10;
+
+/// How many of a game's first positions the trainers drop unless told otherwise.
+pub const SKIP_PLIES: usize = 8;
+
 /// Records per read: 32 MB at a time.
 const BLOCK_RECORDS: usize = 1 << 20;
 
@@ -43,7 +47,7 @@ pub struct Filter {
           require_equals = true, default_missing_value = "true")]
     pub skip_tactical: bool,
     /// Drop each game's first N positions.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(long, value_name = "N", default_value_t = SKIP_PLIES)]
     pub skip_plies: usize,
     /// Drop positions with a mate score.
     #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set, num_args = 0..=1,
