@@ -30,7 +30,7 @@ use crate::mv::{Move, MoveList};
 use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::{rights, Position};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
-use crate::tables::step_between;
+use crate::tables::{delta_index, step_between, ATTACK};
 
 /// Bit of the enemy's colour in a board byte, as a shift (see [`crate::piece::flag`]).
 #[inline(always)]
@@ -123,8 +123,70 @@ fn ray_index(step: Step) -> usize {
 /// The bit of the 0x88 square `sq` (on the board) in a 64-bit set, rank 8 first: a reach test
 /// is then one AND with the set of the squares a move changed.
 #[inline(always)]
-fn bit(sq: u8) -> u64 {
+const fn bit(sq: u8) -> u64 {
     1 << ((sq + (sq & 7)) >> 1 & 63)
+}
+
+/// `BEYOND[sq][i]`: the squares past `sq` along `KING_STEPS[i]` up to the edge ([`bit`] sets;
+/// none for a square off the board). The squares of a line from `q` up to and including the
+/// first piece met on `p` are then `BEYOND[q][i] & !BEYOND[p][i]`, one lookup for a walk.
+static BEYOND: [[u64; 8]; 256] = {
+    let mut table = [[0u64; 8]; 256];
+    let mut sq = 0;
+    while sq < 128 {
+        if sq & 0x88 == 0 {
+            let mut i = 0;
+            while i < 8 {
+                let d = KING_STEPS[i] as i32;
+                let mut s = sq as i32 + d;
+                while s >= 0 && s < 128 && s & 0x88 == 0 {
+                    table[sq][i] |= bit(s as u8);
+                    s += d;
+                }
+                i += 1;
+            }
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// The squares a knight's jump from `sq` ([`bit`] sets).
+static JUMPS: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut sq = 0;
+    while sq < 128 {
+        if sq & 0x88 == 0 {
+            let mut i = 0;
+            while i < 8 {
+                let s = sq as i32 + KNIGHT_STEPS[i] as i32;
+                if s >= 0 && s < 128 && s & 0x88 == 0 {
+                    table[sq] |= bit(s as u8);
+                }
+                i += 1;
+            }
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// Bit `i` set for each non-zero byte `i` (the pinned slots of a pin list).
+#[inline(always)]
+fn nonzero_bytes(bytes: [u8; 16]) -> u16 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_setzero_si128};
+        // SAFETY: SSE2 is part of every x86-64 processor; the load reads the 16 bytes given.
+        unsafe {
+            let v = _mm_loadu_si128(bytes.as_ptr().cast());
+            !(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as u16)
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        bytes.iter().enumerate().fold(0, |m, (i, &b)| m | ((b != 0) as u16) << i)
+    }
 }
 
 impl Position {
@@ -290,7 +352,7 @@ impl Position {
         let us = self.side;
         let king = self.king(us);
         let king_steps =
-            if hits(base.king_reach) { self.king_steps_after(king, base, changed_set) } else { base.king_steps };
+            if hits(base.king_reach) { self.king_steps_after(king, base, changed, changed_set) } else { base.king_steps };
         let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(threats);
         // A right lost to the move was either found illegal or had its rook's square changed.
         let mut bits = 0;
@@ -316,7 +378,10 @@ impl Position {
         }
         let pins = threats.pin_step.map(|p| p as u8);
         let pinned_any = u128::from_ne_bytes(pins) != 0;
-        if pinned_any {
+        if pinned_any && !capture {
+            // Only a capture reorders the list: the slots are those of `base`.
+            reached |= nonzero_bytes(pins);
+        } else if pinned_any {
             let c = us.index();
             for slot in 1..self.count[c] as usize {
                 if pins[slot & 15] != 0 {
@@ -387,21 +452,52 @@ impl Position {
 
     /// The steps the king on `king` of the side to move may take after a move that changed
     /// the squares `changed`: the steps found before it, but for those whose reach it touched,
-    /// which are tested again (as [`Position::king_targets`] does, the king lifted).
+    /// which are tested again (the king lifted). After a move of one piece from `changed[0]`
+    /// to `changed[1]` a step that was legal can only have come under attack, by the moved
+    /// piece or along a line the move opened: that is tested, not every enemy piece.
     #[inline(always)]
-    fn king_steps_after(&self, king: Square, base: &Base, changed: u64) -> u8 {
+    fn king_steps_after<const N: usize>(&self, king: Square, base: &Base, changed: [u8; N], set: u64) -> u8 {
         let us = self.side;
         let mut steps = base.king_steps;
         for (i, &mask) in base.king_step_reach.iter().enumerate() {
-            if mask & changed == 0 {
+            if mask & set == 0 {
                 continue;
             }
-            let q = king.raw().wrapping_add(KING_STEPS[i] as u8);
-            let legal = !self.board[q as usize].is_color(us)
-                && !self.is_attacked_through(Square::from_index_unchecked(q), us.flip(), king, king);
+            let q = Square::from_index_unchecked(king.raw().wrapping_add(KING_STEPS[i] as u8));
+            let legal = if N == 2 && base.king_steps >> i & 1 != 0 {
+                !self.newly_attacked(q, changed[0], changed[1], king, mask)
+            } else {
+                !self.board[q.index()].is_color(us) && !self.is_attacked_through(q, us.flip(), king, king)
+            };
             steps = steps & !(1 << i) | (legal as u8) << i;
         }
         steps
+    }
+
+    /// Whether the king's step to `q`, which no enemy piece attacked before the enemy's move
+    /// from `from` to `to` and whose reach (`mask`) that move touched, is attacked now: by
+    /// the moved piece, or along the line from `q` through `from`, which the move may have
+    /// opened (the king on `king` lifted, as when it steps).
+    #[inline(always)]
+    fn newly_attacked(&self, q: Square, from: u8, to: u8, king: Square, mask: u64) -> bool {
+        let at = Square::from_index_unchecked(to);
+        let hit = ATTACK[delta_index(at, q)] & self.board[to as usize].flags();
+        if hit != 0 && (hit & (flag::PAWN | flag::KNIGHT | flag::KING) != 0 || self.line_is_clear_through(at, q, king, king)) {
+            return true;
+        }
+        let left = Square::from_index_unchecked(from);
+        let line = ATTACK[delta_index(left, q)] & flag::QUEEN;
+        if mask & bit(from) == 0 || line == 0 {
+            return false;
+        }
+        // The first piece met from `q` through `from`: an enemy slider along such lines?
+        let d = step_between(q, left) as u8;
+        let mut sq = q.raw().wrapping_add(d);
+        while self.board[sq as usize].is_none() || sq == king.raw() {
+            sq = sq.wrapping_add(d);
+        }
+        let piece = self.board[sq as usize];
+        piece.is_color(self.side.flip()) && piece.flags() & line != 0
     }
 
     /// The squares whose contents can change the checks and pins of the king on `king` (see
@@ -409,27 +505,21 @@ impl Position {
     /// first piece met if it is an enemy, else up to the second (a pinner behind a blocker).
     fn threat_reach(&self, king: Square) -> u64 {
         let own = self.board[king.index()].raw() & (flag::WHITE | flag::BLACK);
-        let mut mask = 0u64;
-        for d in KNIGHT_STEPS {
-            let sq = king.raw().wrapping_add(d as u8);
-            if sq & 0x88 == 0 {
-                mask |= bit(sq);
-            }
-        }
-        for d in KING_STEPS {
-            let mut sq = king.raw().wrapping_add(d as u8);
-            let mut blocked = false;
-            while sq & 0x88 == 0 {
-                mask |= bit(sq);
-                let piece = self.board[sq as usize].raw();
-                if piece != 0 {
-                    if piece & own == 0 || blocked {
-                        break;
-                    }
-                    blocked = true;
-                }
+        let k = king.raw();
+        let mut mask = JUMPS[k as usize];
+        for (i, &d) in KING_STEPS.iter().enumerate() {
+            let mut sq = k.wrapping_add(d as u8);
+            while self.board[sq as usize].is_none() {
                 sq = sq.wrapping_add(d as u8);
             }
+            // A piece of ours may be pinned by the next piece met: look past it too.
+            if self.board[sq as usize].raw() & own != 0 {
+                sq = sq.wrapping_add(d as u8);
+                while self.board[sq as usize].is_none() {
+                    sq = sq.wrapping_add(d as u8);
+                }
+            }
+            mask |= BEYOND[k as usize][i] & !BEYOND[sq as usize][i];
         }
         mask
     }
@@ -473,22 +563,13 @@ impl Position {
     /// knight's jump away, and along each line up to the first piece met (`a` and `b`
     /// counted as empty), that piece included.
     fn square_reach(&self, q: u8, a: u8, b: u8) -> u64 {
-        let mut mask = 0u64;
-        for d in KNIGHT_STEPS {
-            let sq = q.wrapping_add(d as u8);
-            if sq & 0x88 == 0 {
-                mask |= bit(sq);
-            }
-        }
-        for d in KING_STEPS {
+        let mut mask = JUMPS[q as usize];
+        for (i, &d) in KING_STEPS.iter().enumerate() {
             let mut sq = q.wrapping_add(d as u8);
-            while sq & 0x88 == 0 {
-                mask |= bit(sq);
-                if self.board[sq as usize].is_some() && sq != a && sq != b {
-                    break;
-                }
+            while self.board[sq as usize].is_none() || sq == a || sq == b {
                 sq = sq.wrapping_add(d as u8);
             }
+            mask |= BEYOND[q as usize][i] & !BEYOND[sq as usize][i];
         }
         mask
     }
