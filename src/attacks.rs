@@ -174,6 +174,57 @@ impl Position {
         threats
     }
 
+    /// [`Position::threats`] just after the other side moved one piece from `from` to `to`
+    /// (no castling, no en passant), given that before the move the side now to move had
+    /// neither checkers nor pinned pieces: only the moved piece, and the lines from the king
+    /// through `to` and through `from`, can have changed, so those alone are looked at.
+    #[inline(always)]
+    pub(crate) fn threats_after_one_move(&self, from: Square, to: Square) -> Threats {
+        let king = self.king(self.side);
+        let mut threats = Threats::default();
+        let hit = ATTACK[delta_index(to, king)] & self.board[to.index()].flags() & LEAPERS;
+        if hit != 0 {
+            threats.checkers.push(to, STEP[delta_index(king, to)]);
+        }
+        let along_to = ATTACK[delta_index(to, king)] & flag::SLIDER;
+        if along_to != 0 {
+            self.line_threats(king, STEP[delta_index(king, to)], along_to, &mut threats);
+        }
+        let along_from = ATTACK[delta_index(from, king)] & flag::SLIDER;
+        if along_from != 0 && STEP[delta_index(king, from)] != STEP[delta_index(king, to)] {
+            self.line_threats(king, STEP[delta_index(king, from)], along_from, &mut threats);
+        }
+        threats
+    }
+
+    /// The check or pin along one line from the king (`step`), whose sliders move as `along`
+    /// (bishop or rook flag): the first piece met gives check if it is an enemy slider of that
+    /// kind; if it is ours, it is pinned when the next piece met is one.
+    #[inline(always)]
+    fn line_threats(&self, king: Square, step: Step, along: u8, threats: &mut Threats) {
+        let us = self.side;
+        let slider = |p: Piece| p.is_color(us.flip()) && p.flags() & along != 0;
+        let mut sq = king.raw().wrapping_add(step as u8);
+        while self.board[sq as usize].is_none() {
+            sq = sq.wrapping_add(step as u8);
+        }
+        let first = self.board[sq as usize];
+        if slider(first) {
+            threats.checkers.push(Square::from_index_unchecked(sq), step);
+            return;
+        }
+        if !first.is_color(us) {
+            return;
+        }
+        let mut beyond = sq.wrapping_add(step as u8);
+        while self.board[beyond as usize].is_none() {
+            beyond = beyond.wrapping_add(step as u8);
+        }
+        if slider(self.board[beyond as usize]) {
+            threats.pin_step[self.list_index[sq as usize] as usize & 15] = step;
+        }
+    }
+
     /// Does the legal move `m` give check? Answered on the two tables without making the move,
     /// so pruning can spare checking moves for a few lookups instead of a make and unmake.
     #[inline]

@@ -17,9 +17,12 @@
 //! After each move only the pieces that are pinned, or marked on a changed square (one table
 //! lookup per changed square for all of them), are counted again. Each of the king's steps and
 //! each castling keep their count likewise unless a changed square lies where it could attack
-//! or block one of the squares they need, and the pins found before the moves serve unless a
-//! changed square lies on one of the king's lines (up to the second piece met) or a knight's
-//! jump from it; en passant is found afresh after every move. A plain move (no capture,
+//! or block one of the squares they need (a step legal before a one-piece move is then tested
+//! against the moved piece and the line it opened alone), and the pins found before the moves
+//! serve unless a changed square lies on one of the king's lines (up to the second piece met)
+//! or a knight's jump from it (with no pins before a one-piece move, only the moved piece and
+//! the king's lines through its two squares are looked at again); en passant is found afresh
+//! after every move. A plain move (no capture,
 //! castling, double step or promotion) that touches none of these squares is not made at all:
 //! its replies number the node's own count. The other moves are made without updating keys and
 //! score, which nothing below needs, and quiet ones on the board and lists alone.
@@ -189,6 +192,24 @@ fn nonzero_bytes(bytes: [u8; 16]) -> u16 {
     }
 }
 
+/// Bit `i` set for each byte `i` equal to `value` (the old slot of a piece, by its square).
+#[inline(always)]
+fn equal_bytes(bytes: [u8; 16], value: u8) -> u16 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+        // SAFETY: SSE2 is part of every x86-64 processor; the load reads the 16 bytes given.
+        unsafe {
+            let v = _mm_loadu_si128(bytes.as_ptr().cast());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(value as i8))) as u16
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        bytes.iter().enumerate().fold(0, |m, (i, &b)| m | ((b == value) as u16) << i)
+    }
+}
+
 impl Position {
     /// The number of legal moves, counted without building a list.
     #[inline]
@@ -340,7 +361,11 @@ impl Position {
         let fresh;
         let changed_set = changed.iter().fold(0, |set, &sq| set | bit(sq));
         let hits = |mask: u64| mask & changed_set != 0;
-        let threats = if (capture && base.pinned) || hits(base.threat_reach) {
+        let threats = if N == 2 && !base.pinned && hits(base.threat_reach) {
+            let [from, to] = [changed[0], changed[1 % N]].map(Square::from_index_unchecked);
+            fresh = self.threats_after_one_move(from, to);
+            &fresh
+        } else if (capture && base.pinned) || hits(base.threat_reach) {
             fresh = self.threats();
             &fresh
         } else {
@@ -382,13 +407,14 @@ impl Position {
             // Only a capture reorders the list: the slots are those of `base`.
             reached |= nonzero_bytes(pins);
         } else if pinned_any {
+            // A pinned piece is never on a corner, the square 0 that `base` leaves in the
+            // king's slot and the unused ones.
             let c = us.index();
-            for slot in 1..self.count[c] as usize {
-                if pins[slot & 15] != 0 {
-                    let sq = self.list[c][slot & 15].raw();
-                    let old_slot = base.squares.iter().position(|&s| s == sq).unwrap_or(0);
-                    reached |= 1 << old_slot;
-                }
+            let mut bits = nonzero_bytes(pins);
+            while bits != 0 {
+                let slot = bits.trailing_zeros() as usize & 15;
+                bits &= bits - 1;
+                reached |= equal_bytes(base.squares, self.list[c][slot].raw());
             }
         }
         reached &= !1;
