@@ -22,9 +22,9 @@
 //! serve unless a changed square lies on one of the king's lines (up to the second piece met)
 //! or a knight's jump from it (with no pins before a one-piece move, only the moved piece and
 //! the king's lines through its two squares are looked at again); en passant is found afresh
-//! after every move. A plain move (no capture,
-//! castling, double step or promotion) that touches none of these squares is not made at all:
-//! its replies number the node's own count. The other moves are made without updating keys and
+//! after every move. A plain move (no capture, castling or promotion, and no double step
+//! beside an enemy pawn) that touches none of these squares is not made at all: its replies
+//! number the node's own count. The other moves are made without updating keys and
 //! score, which nothing below needs, and quiet ones on the board and lists alone.
 
 use crate::attacks::Threats;
@@ -239,15 +239,19 @@ impl Position {
         self.reply_base(&mut base);
         let base = &base;
         let snapshot = self.snapshot();
+        let their_pawn = Piece::new(self.side.flip(), Kind::Pawn);
         let mut nodes = 0;
         for &m in moves.iter() {
             let (from, to) = (m.from().raw(), m.to().raw());
-            // A move that takes nothing, sets no en passant square and lands no new piece
-            // leaves the replies as they were when none of them depends on its two squares:
-            // count them without making it.
-            if !(m.is_capture() || m.is_castle() || m.is_double_push() || m.is_promotion())
+            // A move that takes nothing, lets them take nothing en passant (a double step
+            // beside no pawn of theirs) and lands no new piece leaves the replies as they were
+            // when none of them depends on its two squares: count them without making it.
+            if !(m.is_capture() || m.is_castle() || m.is_promotion())
                 && (bit(from) | bit(to)) & base.quiet_reach == 0
                 && base.reach[from as usize] | base.reach[to as usize] == 0
+                && !(m.is_double_push()
+                    && (self.board[to.wrapping_sub(1) as usize] == their_pawn
+                        || self.board[to.wrapping_add(1) as usize] == their_pawn))
             {
                 nodes += base.quiet_count;
                 continue;
