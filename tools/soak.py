@@ -10,7 +10,9 @@ few minutes' check) and writes under RESULTS (default target/soak), one folder p
 PGNs, the runner's logs and `faults.txt`, the row's counts by tools/soak_check.py. A row is
 played in parts of `chunk` games; a finished part is kept (`part-N.done`), an unfinished one is
 played again from its start, so a run stopped anywhere goes on where it stopped when started
-again. Then check the whole run with `tools/soak_check.py RESULTS`.
+again. Then check the whole run with `tools/soak_check.py RESULTS`. While a file RESULTS/PAUSE
+exists no new part starts (those under way finish): heavy work beside the soak would cost the
+short clocks' games their time, which is the machine's fault, not the engines'.
 
 A plan line is `ROW CLIENT ENGINE_A ENGINE_B KEY=VALUE...` (shell quoting, `#` comments):
 
@@ -37,6 +39,7 @@ import shutil
 import string
 import subprocess
 import sys
+import time
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -254,6 +257,16 @@ def part_command(row, part, folder, books, variables, runner):
     return argv, stem
 
 
+def wait_while_paused(results, poll=5.0):
+    """Before a part starts: wait while RESULTS/PAUSE exists, looking every `poll` seconds."""
+    pause = os.path.join(results, "PAUSE")
+    if os.path.exists(pause):
+        print(f"soak: paused while {pause} exists", flush=True)
+        while os.path.exists(pause):
+            time.sleep(poll)
+        print("soak: going on", flush=True)
+
+
 def run_row(row, results, books, args):
     folder = os.path.join(results, row["id"])
     os.makedirs(folder, exist_ok=True)
@@ -279,6 +292,8 @@ def run_row(row, results, books, args):
     failed = []
     while todo or running:
         while todo and len(running) < width:
+            if not args.dry_run:
+                wait_while_paused(results)
             part = todo.pop(0)
             argv, stem = part_command(row, part, folder, books, variables, runner)
             for suffix in (".pgn", ".log", ".fastchess.log", ".config.json"):

@@ -3,11 +3,14 @@
 
     python3 tools/soak_test.py    (needs python-chess: pip install chess)
 """
+import contextlib
 import io
 import os
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -256,6 +259,22 @@ class Plan(unittest.TestCase):
         for variables in ({}, {"SYZYGY": ""}):
             with self.assertRaises(soak.PlanError):
                 soak.expand("$SYZYGY", variables)
+
+    def test_a_pause_file_holds_the_next_part_until_it_is_gone(self):
+        with tempfile.TemporaryDirectory() as results:
+            started = time.monotonic()
+            soak.wait_while_paused(results, poll=0.01)
+            self.assertLess(time.monotonic() - started, 0.5)
+            pause = os.path.join(results, "PAUSE")
+            open(pause, "w").close()
+            remover = threading.Timer(0.3, os.remove, (pause,))
+            remover.start()
+            started = time.monotonic()
+            with contextlib.redirect_stdout(io.StringIO()):
+                soak.wait_while_paused(results, poll=0.01)
+            waited = time.monotonic() - started
+            remover.join()
+            self.assertGreaterEqual(waited, 0.3)
 
     def test_clocks(self):
         self.assertEqual(soak_play.parse_tc("40/10"), (40, 10.0, 0.0))
