@@ -35,6 +35,9 @@ use crate::position::{rights, Position};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
 use crate::tables::{delta_index, step_between, ATTACK};
 
+mod sets;
+use sets::{bit, equal_bytes, nonzero_bytes, ray_index, BEYOND, JUMPS};
+
 /// Bit of the enemy's colour in a board byte, as a shift (see [`crate::piece::flag`]).
 #[inline(always)]
 fn enemy_shift(us: Color) -> u32 {
@@ -105,108 +108,6 @@ impl Base {
             quiet_reach: !0,
             quiet_count: 0,
         }
-    }
-}
-
-/// The place of a line step in `KING_STEPS` (-17, -16, -15, -1, 1, 15, 16, 17).
-#[inline(always)]
-fn ray_index(step: Step) -> usize {
-    const INDEX: [u8; 64] = {
-        let mut table = [0u8; 64];
-        let mut i = 0;
-        while i < 8 {
-            table[(KING_STEPS[i] + 17) as usize] = i as u8;
-            i += 1;
-        }
-        table
-    };
-    INDEX[(step as i32 + 17) as usize & 63] as usize
-}
-
-/// The bit of the 0x88 square `sq` (on the board) in a 64-bit set, rank 8 first: a reach test
-/// is then one AND with the set of the squares a move changed.
-#[inline(always)]
-const fn bit(sq: u8) -> u64 {
-    1 << ((sq + (sq & 7)) >> 1 & 63)
-}
-
-/// `BEYOND[sq][i]`: the squares past `sq` along `KING_STEPS[i]` up to the edge ([`bit`] sets;
-/// none for a square off the board). The squares of a line from `q` up to and including the
-/// first piece met on `p` are then `BEYOND[q][i] & !BEYOND[p][i]`, one lookup for a walk.
-static BEYOND: [[u64; 8]; 256] = {
-    let mut table = [[0u64; 8]; 256];
-    let mut sq = 0;
-    while sq < 128 {
-        if sq & 0x88 == 0 {
-            let mut i = 0;
-            while i < 8 {
-                let d = KING_STEPS[i] as i32;
-                let mut s = sq as i32 + d;
-                while s >= 0 && s < 128 && s & 0x88 == 0 {
-                    table[sq][i] |= bit(s as u8);
-                    s += d;
-                }
-                i += 1;
-            }
-        }
-        sq += 1;
-    }
-    table
-};
-
-/// The squares a knight's jump from `sq` ([`bit`] sets).
-static JUMPS: [u64; 256] = {
-    let mut table = [0u64; 256];
-    let mut sq = 0;
-    while sq < 128 {
-        if sq & 0x88 == 0 {
-            let mut i = 0;
-            while i < 8 {
-                let s = sq as i32 + KNIGHT_STEPS[i] as i32;
-                if s >= 0 && s < 128 && s & 0x88 == 0 {
-                    table[sq] |= bit(s as u8);
-                }
-                i += 1;
-            }
-        }
-        sq += 1;
-    }
-    table
-};
-
-/// Bit `i` set for each non-zero byte `i` (the pinned slots of a pin list).
-#[inline(always)]
-fn nonzero_bytes(bytes: [u8; 16]) -> u16 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_setzero_si128};
-        // SAFETY: SSE2 is part of every x86-64 processor; the load reads the 16 bytes given.
-        unsafe {
-            let v = _mm_loadu_si128(bytes.as_ptr().cast());
-            !(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as u16)
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        bytes.iter().enumerate().fold(0, |m, (i, &b)| m | ((b != 0) as u16) << i)
-    }
-}
-
-/// Bit `i` set for each byte `i` equal to `value` (the old slot of a piece, by its square).
-#[inline(always)]
-fn equal_bytes(bytes: [u8; 16], value: u8) -> u16 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
-        // SAFETY: SSE2 is part of every x86-64 processor; the load reads the 16 bytes given.
-        unsafe {
-            let v = _mm_loadu_si128(bytes.as_ptr().cast());
-            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(value as i8))) as u16
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        bytes.iter().enumerate().fold(0, |m, (i, &b)| m | ((b == value) as u16) << i)
     }
 }
 
@@ -411,8 +312,8 @@ impl Position {
             // Only a capture reorders the list: the slots are those of `base`.
             reached |= nonzero_bytes(pins);
         } else if pinned_any {
-            // A pinned piece is never on a corner, the square 0 that `base` leaves in the
-            // king's slot and the unused ones.
+            // `base` leaves square 0, a corner, in the king's slot and the unused ones; no
+            // pinned piece stands on a corner, so only its own old slot matches its square.
             let c = us.index();
             let mut bits = nonzero_bytes(pins);
             while bits != 0 {
