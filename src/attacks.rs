@@ -11,7 +11,7 @@ use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_S
 use crate::tables::{delta_index, ATTACK, STEP};
 
 /// Attack flags that need no obstacle walk.
-const LEAPERS: u8 = flag::PAWN | flag::KNIGHT | flag::KING;
+pub(crate) const LEAPERS: u8 = flag::PAWN | flag::KNIGHT | flag::KING;
 
 /// The pieces giving check: at most two, each with the step from the king towards it.
 #[derive(Clone, Copy, Debug, Default)]

@@ -27,7 +27,7 @@
 //! number the node's own count. The other moves are made without updating keys and
 //! score, which nothing below needs, and quiet ones on the board and lists alone.
 
-use crate::attacks::Threats;
+use crate::attacks::{Threats, LEAPERS};
 use crate::movegen::{gen, MoveCounter};
 use crate::mv::{Move, MoveList};
 use crate::piece::{flag, Color, Kind, Piece};
@@ -413,7 +413,7 @@ impl Position {
     fn newly_attacked(&self, q: Square, from: u8, to: u8, king: Square, mask: u64) -> bool {
         let at = Square::from_index_unchecked(to);
         let hit = ATTACK[delta_index(at, q)] & self.board[to as usize].flags();
-        if hit != 0 && (hit & (flag::PAWN | flag::KNIGHT | flag::KING) != 0 || self.line_is_clear_through(at, q, king, king)) {
+        if hit != 0 && (hit & LEAPERS != 0 || self.line_is_clear_through(at, q, king, king)) {
             return true;
         }
         let left = Square::from_index_unchecked(from);

@@ -72,19 +72,7 @@ pub(super) static JUMPS: [u64; 256] = {
 /// Bit `i` set for each non-zero byte `i` (the pinned slots of a pin list).
 #[inline(always)]
 pub(super) fn nonzero_bytes(bytes: [u8; 16]) -> u16 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_setzero_si128};
-        // SAFETY: SSE2 is part of every x86-64 processor; the load reads the 16 bytes given.
-        unsafe {
-            let v = _mm_loadu_si128(bytes.as_ptr().cast());
-            !(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as u16)
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        bytes.iter().enumerate().fold(0, |m, (i, &b)| m | ((b != 0) as u16) << i)
-    }
+    !equal_bytes(bytes, 0)
 }
 
 /// Bit `i` set for each byte `i` equal to `value` (the old slot of a piece, by its square).
