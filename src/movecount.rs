@@ -36,7 +36,7 @@ use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_S
 use crate::tables::{delta_index, step_between, ATTACK};
 
 mod sets;
-use sets::{bit, equal_bytes, nonzero_bytes, ray_index, BEYOND, JUMPS};
+use sets::{bit, equal_bytes, line_to_first, nonzero_bytes, ray_index, square_of, JUMPS};
 
 /// Bit of the enemy's colour in a board byte, as a shift (see [`crate::piece::flag`]).
 #[inline(always)]
@@ -231,9 +231,11 @@ impl Position {
         }
         let king = self.king(them);
         base.king_steps = self.king_targets::<{ gen::ALL }>(them, king);
-        base.king_step_reach = self.king_step_reach(king);
+        // The lines from the king and its steps are walked as sets over the occupied squares.
+        let occupied = self.occupied();
+        base.king_step_reach = self.king_step_reach(king, occupied);
         base.king_reach = base.king_step_reach.iter().fold(0, |a, &r| a | r);
-        base.threat_reach = self.threat_reach(king);
+        base.threat_reach = self.threat_reach(king, occupied);
         let mut bits = self.castling & rights::of(them);
         while bits != 0 {
             let slot = bits.trailing_zeros() as usize & 3;
@@ -244,7 +246,7 @@ impl Position {
                 base.castle_reach[slot] = blockers;
             } else {
                 base.castles |= (self.castling_is_legal_for(them, king, slot) as u8) << slot;
-                base.castle_reach[slot] = self.castle_reach(king, slot, &base.king_step_reach);
+                base.castle_reach[slot] = self.castle_reach(king, slot, &base.king_step_reach, occupied);
             }
         }
         debug_assert_eq!(base.threats.checkers.count(), 0);
@@ -365,7 +367,7 @@ impl Position {
     /// knight's jump from it, and the squares along each line from it up to the first piece
     /// met (the king lifted, as when it steps away along a checking line), that piece's square
     /// included. Off-board steps have none.
-    fn king_step_reach(&self, king: Square) -> [u64; 8] {
+    fn king_step_reach(&self, king: Square, occupied: u64) -> [u64; 8] {
         let own = self.board[king.index()].raw() & (flag::WHITE | flag::BLACK);
         let mut masks = [0u64; 8];
         for (mask, d) in masks.iter_mut().zip(KING_STEPS) {
@@ -375,7 +377,7 @@ impl Position {
             }
             *mask = bit(q);
             if self.board[q as usize].raw() & own == 0 {
-                *mask |= self.square_reach(q, king.raw(), king.raw());
+                *mask |= square_reach(q, occupied & !bit(king.raw()));
             }
         }
         masks
@@ -434,23 +436,19 @@ impl Position {
     /// The squares whose contents can change the checks and pins of the king on `king` (see
     /// [`Position::threats`]): a knight's jump away, and along each line the squares up to the
     /// first piece met if it is an enemy, else up to the second (a pinner behind a blocker).
-    fn threat_reach(&self, king: Square) -> u64 {
+    fn threat_reach(&self, king: Square, occupied: u64) -> u64 {
         let own = self.board[king.index()].raw() & (flag::WHITE | flag::BLACK);
         let k = king.raw();
         let mut mask = JUMPS[k as usize];
-        for (i, &d) in KING_STEPS.iter().enumerate() {
-            let mut sq = k.wrapping_add(d as u8);
-            while self.board[sq as usize].is_none() {
-                sq = sq.wrapping_add(d as u8);
-            }
+        for i in 0..8 {
+            let line = line_to_first(k, i, occupied);
+            let first = line & occupied;
             // A piece of ours may be pinned by the next piece met: look past it too.
-            if self.board[sq as usize].raw() & own != 0 {
-                sq = sq.wrapping_add(d as u8);
-                while self.board[sq as usize].is_none() {
-                    sq = sq.wrapping_add(d as u8);
-                }
-            }
-            mask |= BEYOND[k as usize][i] & !BEYOND[sq as usize][i];
+            mask |= if first != 0 && self.board[square_of(first) as usize].raw() & own != 0 {
+                line_to_first(k, i, occupied & !first)
+            } else {
+                line
+            };
         }
         mask
     }
@@ -467,11 +465,11 @@ impl Position {
 
     /// The squares whose contents can change whether castling `slot` is legal: the castling
     /// row from the outermost to the outermost of king, rook and their targets, and what can
-    /// attack a square the king crosses ([`Position::square_reach`], king and rook lifted).
+    /// attack a square the king crosses ([`square_reach`], king and rook lifted).
     /// An empty square the king crosses next to the king has its reach in `step_reach` already
     /// (the king lifted; lifting the castling rook too only lengthens lines along the castling
     /// rank, which is then taken whole).
-    fn castle_reach(&self, king: Square, slot: usize, step_reach: &[u64; 8]) -> u64 {
+    fn castle_reach(&self, king: Square, slot: usize, step_reach: &[u64; 8], occupied: u64) -> u64 {
         let path = &self.castle_paths[slot & 3];
         let rook = self.castle_rook[slot & 3];
         let mut mask = bit(king.raw()) | bit(rook.raw());
@@ -484,25 +482,21 @@ impl Position {
             mask |= if (d == 1 || d == -1) && self.board[q as usize].is_none() {
                 step_reach[ray_index(d)] | rank
             } else {
-                self.square_reach(q, king.raw(), rook.raw())
+                square_reach(q, occupied & !bit(king.raw()) & !bit(rook.raw()))
             };
         }
         mask
     }
 
-    /// The squares from which a piece could attack `q`, or could stop attacking it: a
-    /// knight's jump away, and along each line up to the first piece met (`a` and `b`
-    /// counted as empty), that piece included.
-    fn square_reach(&self, q: u8, a: u8, b: u8) -> u64 {
-        let mut mask = JUMPS[q as usize];
-        for (i, &d) in KING_STEPS.iter().enumerate() {
-            let mut sq = q.wrapping_add(d as u8);
-            while self.board[sq as usize].is_none() || sq == a || sq == b {
-                sq = sq.wrapping_add(d as u8);
+    /// The occupied squares, as a [`bit`] set.
+    fn occupied(&self) -> u64 {
+        let mut set = 0;
+        for c in 0..2 {
+            for sq in self.list[c].iter().take(self.count[c] as usize) {
+                set |= bit(sq.raw());
             }
-            mask |= BEYOND[q as usize][i] & !BEYOND[sq as usize][i];
         }
-        mask
+        set
     }
 
     /// Legal moves in check, by the generator.
@@ -647,4 +641,11 @@ impl Position {
         }
         n
     }
+}
+
+/// The squares from which a piece could attack `q`, or could stop attacking it, on a board
+/// whose occupied squares are `occupied`: a knight's jump away, and along each line up to the
+/// first piece met, that piece included.
+fn square_reach(q: u8, occupied: u64) -> u64 {
+    (0..8).fold(JUMPS[q as usize], |mask, i| mask | line_to_first(q, i, occupied))
 }

@@ -25,6 +25,13 @@ pub(super) const fn bit(sq: u8) -> u64 {
     1 << ((sq + (sq & 7)) >> 1 & 63)
 }
 
+/// The 0x88 square of the only square in the [`bit`] set `set` (which must hold one).
+#[inline(always)]
+pub(super) fn square_of(set: u64) -> u8 {
+    let i = set.trailing_zeros() as u8;
+    i + (i & 0x38)
+}
+
 /// `BEYOND[sq][i]`: the squares past `sq` along `KING_STEPS[i]` up to the edge ([`bit`] sets;
 /// none for a square off the board). The squares of a line from `q` up to and including the
 /// first piece met on `p` are then `BEYOND[q][i] & !BEYOND[p][i]`, one lookup for a walk.
@@ -48,6 +55,22 @@ pub(super) static BEYOND: [[u64; 8]; 256] = {
     }
     table
 };
+
+/// The squares from `q` along `KING_STEPS[i]` up to and including the first one of `occupied`,
+/// or to the edge: the walk of a ray as set operations. [`bit`] numbers squares so that the
+/// last four steps (1, 15, 16, 17) go up in bit order and the first four down, so the nearest
+/// piece is the lowest bit of the ray's pieces or the highest.
+#[inline(always)]
+pub(super) fn line_to_first(q: u8, i: usize, occupied: u64) -> u64 {
+    let ray = BEYOND[q as usize][i & 7];
+    let pieces = ray & occupied;
+    if i >= 4 {
+        let nearest = pieces & pieces.wrapping_neg();
+        ray & (nearest << 1).wrapping_sub(1)
+    } else {
+        ray & (!0u64 << (63 - (pieces | 1).leading_zeros()))
+    }
+}
 
 /// The squares a knight's jump from `sq` ([`bit`] sets).
 pub(super) static JUMPS: [u64; 256] = {
@@ -90,5 +113,47 @@ pub(super) fn equal_bytes(bytes: [u8; 16], value: u8) -> u16 {
     #[cfg(not(target_arch = "x86_64"))]
     {
         bytes.iter().enumerate().fold(0, |m, (i, &b)| m | ((b == value) as u16) << i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    #[test]
+    fn square_of_inverts_bit() {
+        for sq in (0..128u8).filter(|q| q & 0x88 == 0) {
+            assert_eq!(square_of(bit(sq)), sq);
+        }
+    }
+
+    /// `line_to_first` gives what a walk over the 0x88 board gives, from every square along
+    /// every line, on boards from empty to full.
+    #[test]
+    fn line_to_first_is_the_walk_of_the_ray() {
+        let mut rng = SplitMix64::new(5);
+        for density in [0, 8, 24, 48, 64] {
+            for _ in 0..200 {
+                let mut occupied = 0u64;
+                for _ in 0..density {
+                    occupied |= 1 << rng.below(64);
+                }
+                for q in (0..128u8).filter(|q| q & 0x88 == 0) {
+                    for (i, &d) in KING_STEPS.iter().enumerate() {
+                        let mut walked = 0;
+                        let mut sq = q as i32 + d as i32;
+                        while (0..128).contains(&sq) && sq & 0x88 == 0 {
+                            walked |= bit(sq as u8);
+                            if occupied & bit(sq as u8) != 0 {
+                                break;
+                            }
+                            sq += d as i32;
+                        }
+                        assert_eq!(line_to_first(q, i, occupied), walked, "from {q:#x} by {d}, pieces {occupied:#x}");
+                    }
+                }
+            }
+        }
     }
 }
