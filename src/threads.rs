@@ -204,7 +204,9 @@ mod tests {
         assert!(caught.is_err(), "a thread's panic reaches the caller");
     }
 
-    /// The ids of the threads named `name` in this process, from the kernel's view.
+    /// The ids of the live threads named `name` in this process, from the kernel's view. A
+    /// joined thread can still be listed for a moment as it finishes exiting (the kernel wakes
+    /// the joiner before it removes the task), in state Z or X: such a task has stopped.
     #[cfg(target_os = "linux")]
     fn threads_named(name: &str) -> Vec<String> {
         let mut ids: Vec<String> = std::fs::read_dir("/proc/self/task")
@@ -212,7 +214,10 @@ mod tests {
             .filter_map(|task| {
                 let task = task.ok()?;
                 let comm = std::fs::read_to_string(task.path().join("comm")).ok()?;
-                comm.trim().starts_with(name).then(|| task.file_name().to_string_lossy().into_owned())
+                let stat = std::fs::read_to_string(task.path().join("stat")).ok()?;
+                let state = stat.rsplit_once(')')?.1.trim_start().chars().next()?;
+                (comm.trim().starts_with(name) && !matches!(state, 'Z' | 'X'))
+                    .then(|| task.file_name().to_string_lossy().into_owned())
             })
             .collect();
         ids.sort();
