@@ -204,9 +204,7 @@ mod tests {
         assert!(caught.is_err(), "a thread's panic reaches the caller");
     }
 
-    /// The ids of the live threads named `name` in this process, from the kernel's view. A
-    /// joined thread can still be listed for a moment as it finishes exiting (the kernel wakes
-    /// the joiner before it removes the task), in state Z or X: such a task has stopped.
+    /// The ids of the threads named `name` in this process, from the kernel's view.
     #[cfg(target_os = "linux")]
     fn threads_named(name: &str) -> Vec<String> {
         let mut ids: Vec<String> = std::fs::read_dir("/proc/self/task")
@@ -214,10 +212,7 @@ mod tests {
             .filter_map(|task| {
                 let task = task.ok()?;
                 let comm = std::fs::read_to_string(task.path().join("comm")).ok()?;
-                let stat = std::fs::read_to_string(task.path().join("stat")).ok()?;
-                let state = stat.rsplit_once(')')?.1.trim_start().chars().next()?;
-                (comm.trim().starts_with(name) && !matches!(state, 'Z' | 'X'))
-                    .then(|| task.file_name().to_string_lossy().into_owned())
+                comm.trim().starts_with(name).then(|| task.file_name().to_string_lossy().into_owned())
             })
             .collect();
         ids.sort();
@@ -227,14 +222,20 @@ mod tests {
     #[test]
     fn a_pool_reuses_its_threads_and_joins_them_when_dropped() {
         let pool = Pool::new(3, "pooltest", 256 << 10).unwrap();
+        // Each thread that runs a job counts itself here as it ends (its thread-local values
+        // are dropped before the thread is done, so before a join of it returns).
+        let ended = Arc::new(AtomicUsize::new(0));
         let ran_on = |pool: &Pool| {
             let ids = Mutex::new(Vec::new());
             let data = vec![1, 2, 3];
             let sum = AtomicUsize::new(0);
             pool.scope(|s| {
                 for x in &data {
-                    let (ids, sum) = (&ids, &sum);
+                    let (ids, sum, ended) = (&ids, &sum, &ended);
                     s.spawn(move |_| {
+                        ON_END.with(|guard| {
+                            guard.borrow_mut().get_or_insert_with(|| CountOnEnd(Arc::clone(ended)));
+                        });
                         // Each job waits for the others, so that each runs on its own thread.
                         sum.fetch_add(*x, Ordering::SeqCst);
                         while sum.load(Ordering::SeqCst) < 6 {
@@ -255,13 +256,26 @@ mod tests {
         #[cfg(target_os = "linux")]
         {
             assert_eq!(threads_named("pooltest").len(), 3);
-            drop(pool);
-            assert!(threads_named("pooltest").is_empty(), "dropping the pool joins its threads");
         }
+        assert_eq!(ended.load(Ordering::SeqCst), 0);
+        drop(pool);
+        assert_eq!(ended.load(Ordering::SeqCst), 3, "dropping the pool joins its threads");
         let pool = Pool::new(2, "pooltest2", 256 << 10).unwrap();
         let caught = catch_unwind(AssertUnwindSafe(|| pool.scope(|s| s.spawn(|_| panic!("helper")))));
         assert!(caught.is_err(), "a job's panic reaches the caller");
         assert_eq!(ran_on_two(&pool), 2, "the pool survives a job's panic");
+    }
+
+    struct CountOnEnd(Arc<AtomicUsize>);
+
+    impl Drop for CountOnEnd {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    thread_local! {
+        static ON_END: std::cell::RefCell<Option<CountOnEnd>> = const { std::cell::RefCell::new(None) };
     }
 
     fn ran_on_two(pool: &Pool) -> usize {
