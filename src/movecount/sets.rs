@@ -33,9 +33,8 @@ pub(super) fn square_of(set: u64) -> u8 {
 }
 
 /// `BEYOND[sq][i]`: the squares past `sq` along `KING_STEPS[i]` up to the edge ([`bit`] sets;
-/// none for a square off the board). The squares of a line from `q` up to and including the
-/// first piece met on `p` are then `BEYOND[q][i] & !BEYOND[p][i]`, one lookup for a walk.
-pub(super) static BEYOND: [[u64; 8]; 256] = {
+/// none for a square off the board): the rays that [`line_to_first`] cuts at the first piece.
+static BEYOND: [[u64; 8]; 256] = {
     let mut table = [[0u64; 8]; 256];
     let mut sq = 0;
     while sq < 128 {
