@@ -66,12 +66,11 @@ fn least_attacker(pos: &Position, to: Square, by: Color, removed: Removed) -> Op
     let mut best: Option<(Square, Piece)> = None;
     let mut best_value = i32::MAX;
     for &from in pos.officers(by) {
-        if removed & bit(from.raw()) != 0 {
-            continue;
-        }
+        // Most pieces cannot reach `to` at all: the table says so before the removed set is
+        // looked at (a piece on `to` itself, the one taken first, has no entry there).
         let p = pos.piece_at(from);
         let hit = ATTACK[delta_index(from, to)] & p.flags();
-        if hit == 0 {
+        if hit == 0 || removed & bit(from.raw()) != 0 {
             continue;
         }
         let v = nominal_of(p);
@@ -81,6 +80,10 @@ fn least_attacker(pos: &Position, to: Square, by: Color, removed: Removed) -> Op
         if hit & (flag::PAWN | flag::KNIGHT | flag::KING) != 0 || clear_with(pos, from, to, removed) {
             best = Some((from, p));
             best_value = v;
+            // No officer is cheaper than a knight, and of two the first in the list goes.
+            if v <= nominal(Kind::Knight) {
+                break;
+            }
         }
     }
     best
