@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks every game of a soak run, as python-chess reads it.
 
-    tools/soak_check.py RESULTS [--engine ox88] [--json FILE]
+    tools/soak_check.py RESULTS [--engine ox88] [--json FILE] [--markdown FILE]
 
 RESULTS is the folder `tools/soak.py run` wrote: one folder per plan row, each holding the
 PGNs of its parts. Every game is replayed from its start (the FEN tag, Chess960 when the
@@ -22,6 +22,10 @@ for any other fault:
 
 and a game is `inconsistent` (charged to the run, not to a side) when a move in it is
 illegal, or its result does not follow from its final position or its Termination.
+
+`--markdown` writes the soak table: a line per row with its client, engines, clock and
+options (from the row's `row.txt`, which `tools/soak.py` writes), its games and each side's
+faults by kind, then the totals.
 
 Prints one line per row, then the totals; exits 1 when ENGINE (a side named ENGINE or
 ENGINE-something) has a fault or any game is inconsistent, 2 on bad arguments. Needs
@@ -200,11 +204,52 @@ def line(name, c):
     )
 
 
+def faults_text(c):
+    """'0', or the kinds that occurred with their counts, as 'timeloss 1, crash 2'."""
+    found = [f"{k} {v}" for k, v in c.items() if v]
+    return ", ".join(found) if found else "0"
+
+
+def row_spec(folder, row):
+    """(client, engines, clock, options) of a row, from its row.txt; '?' where it is missing."""
+    try:
+        with open(os.path.join(folder, row, "row.txt"), encoding="utf-8") as f:
+            words = f.read().split()
+    except OSError:
+        return "?", "?", "?", "?"
+    if len(words) < 4:
+        return "?", "?", "?", "?"
+    client, a, b = words[1:4]
+    rest = words[4:]
+    clock = next((w[3:] for w in rest if w.startswith("tc=")), "?")
+    options = [w for w in rest if not w.startswith(("tc=", "games=", "conc=", "chunk="))]
+    return client, f"{a} – {b}", clock, " ".join(options) or "–"
+
+
+def markdown(rows, total, folder, engine):
+    """The soak table in Markdown, one line per row and a line of totals."""
+    out = [
+        f"| row | client | engines | clock | options | games | {engine} faults | opponent faults | ponder hit / miss |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, c in rows.items():
+        client, engines, clock, options = row_spec(folder, name)
+        ponder = f"{c['ponderhit']} / {c['pondermiss']}" if c["ponderhit"] + c["pondermiss"] else "–"
+        options = options.replace("|", "\\|")
+        out.append(f"| {name} | {client} | {engines} | {clock} | {options} | {c['games']} | "
+                   f"{faults_text(c['engine'])} | {faults_text(c['opponent'])} | {ponder} |")
+    ponder = f"{total['ponderhit']} / {total['pondermiss']}" if total["ponderhit"] + total["pondermiss"] else "–"
+    out.append(f"| **total** | | | | | **{total['games']}** | **{faults_text(total['engine'])}** | "
+               f"{faults_text(total['opponent'])} | {ponder} |")
+    return "\n".join(out) + "\n"
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("results", help="the folder tools/soak.py wrote")
     parser.add_argument("--engine", default="ox88", help="the engine whose faults fail the check (default ox88)")
     parser.add_argument("--json", help="also write the counts as JSON to this file")
+    parser.add_argument("--markdown", help="also write the soak table in Markdown to this file")
     args = parser.parse_args(argv)
     if not os.path.isdir(args.results):
         print(f"soak_check: {args.results} is not a folder", file=sys.stderr)
@@ -220,6 +265,9 @@ def main(argv):
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"rows": rows, "total": total}, f, indent=1)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(markdown(rows, total, args.results, args.engine))
     if total["games"] == 0:
         print(f"soak_check: no game in {args.results}", file=sys.stderr)
         return 1
