@@ -1,5 +1,5 @@
 //! Castling notation: every move ox88 prints, in either mode, reads back as the same move from
-//! any FEN ox88 accepted (issue 13, row B), and the readings that need a rule are pinned.
+//! any FEN ox88 accepted (fault B of docs/uci.md), and the readings that need a rule are pinned.
 //!
 //! Positions come from random games (fixed seed) out of standard, Chess960 (Shredder-FEN and
 //! X-FEN) and castling-heavy starts, each read with and without the Chess960 flag.
