@@ -190,13 +190,32 @@ mod tests {
         assert_eq!(see_of("8/8/8/4k3/3p4/8/3RN3/4K3 w - - 0 1", "d2d4"), 100);
     }
 
+    /// Every position with a legal move of 60 seeded random games from the start, 10 to 89
+    /// plies each.
+    fn positions_of_random_games(seed: u64) -> Vec<Position> {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for _ in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..rng.gen_range(10..90) {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                out.push(pos.clone());
+                pos.make(legal[rng.gen_range(0..legal.len())]);
+            }
+        }
+        out
+    }
+
     /// The attacker `least_attacker` picks is the cheapest that reaches the square, the first
     /// in the piece list among equals, as a scan of every piece finds it (on every capture
     /// square of seeded random games, with and without the mover lifted).
     #[test]
     fn least_attacker_is_the_cheapest_first_in_the_list() {
-        use rand::rngs::StdRng;
-        use rand::{Rng, SeedableRng};
         let scan = |pos: &Position, to: Square, by: Color, removed: Removed| {
             let pawn = Piece::new(by, Kind::Pawn);
             let pawns = pos.pawns(by).iter().filter(|&&sq| {
@@ -213,25 +232,16 @@ mod tests {
             // `min_by_key` keeps the first of equal keys, as the list order wants.
             first_pawn.or_else(|| officers.min_by_key(|&&sq| nominal_of(pos.piece_at(sq))).copied())
         };
-        let mut rng = StdRng::seed_from_u64(0x1EA5_7088);
         let mut checked = 0;
-        for _ in 0..60 {
-            let mut pos = Position::startpos();
-            for _ in 0..rng.gen_range(10..90) {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                for &m in legal.iter().filter(|m| m.is_capture()) {
-                    for by in [Color::White, Color::Black] {
-                        for removed in [0, bit(m.from().raw())] {
-                            let found = least_attacker(&pos, m.to(), by, removed).map(|(sq, _)| sq);
-                            assert_eq!(found, scan(&pos, m.to(), by, removed), "{} {m:?} by {by:?}", pos.to_fen());
-                            checked += 1;
-                        }
+        for pos in positions_of_random_games(0x1EA5_7088) {
+            for &m in pos.legal_moves().iter().filter(|m| m.is_capture()) {
+                for by in [Color::White, Color::Black] {
+                    for removed in [0, bit(m.from().raw())] {
+                        let found = least_attacker(&pos, m.to(), by, removed).map(|(sq, _)| sq);
+                        assert_eq!(found, scan(&pos, m.to(), by, removed), "{} {m:?} by {by:?}", pos.to_fen());
+                        checked += 1;
                     }
                 }
-                pos.make(legal[rng.gen_range(0..legal.len())]);
             }
         }
         assert!(checked > 2_000, "only {checked} checks");
@@ -241,25 +251,14 @@ mod tests {
     /// agree with the full exchange at thresholds around each move's value.
     #[test]
     fn see_ge_agrees_with_see() {
-        use rand::rngs::StdRng;
-        use rand::{Rng, SeedableRng};
-        let mut rng = StdRng::seed_from_u64(0x5EE_0088);
         let mut checked = 0;
-        for _ in 0..60 {
-            let mut pos = Position::startpos();
-            for _ in 0..rng.gen_range(10..90) {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
+        for pos in positions_of_random_games(0x5EE_0088) {
+            for &m in pos.legal_moves().iter() {
+                let exact = see(&pos, m);
+                for t in [exact - 1, exact, exact + 1, 0, -100, 100, -320, -500, 320, -1280] {
+                    assert_eq!(see_ge(&pos, m, t), exact >= t, "{} {m:?} threshold {t}", pos.to_fen());
+                    checked += 1;
                 }
-                for &m in legal.iter() {
-                    let exact = see(&pos, m);
-                    for t in [exact - 1, exact, exact + 1, 0, -100, 100, -320, -500, 320, -1280] {
-                        assert_eq!(see_ge(&pos, m, t), exact >= t, "{} {m:?} threshold {t}", pos.to_fen());
-                        checked += 1;
-                    }
-                }
-                pos.make(legal[rng.gen_range(0..legal.len())]);
             }
         }
         assert!(checked > 10_000, "only {checked} checks");

@@ -121,6 +121,15 @@ fn edge_a_perft_suite_that_checks_nothing_fails() {
     let _ = std::fs::remove_file(uncounted);
 }
 
+/// Sends `isready` while `task` runs and fails unless `readyok` comes within `answer`.
+fn expect_readyok_within(e: &mut Ox88, answer: Duration, task: &str) {
+    let sent = e.send("isready");
+    match e.wait_for(answer, "readyok") {
+        Some((at, _)) if at.duration_since(sent) <= answer => {}
+        _ => e.fail(&format!("isready during {task} is not answered")),
+    }
+}
+
 #[test]
 fn edge_go_perft_and_bench_do_not_block_isready_stop_or_quit() {
     let _t = timing_lock();
@@ -129,11 +138,7 @@ fn edge_go_perft_and_bench_do_not_block_isready_stop_or_quit() {
     let mut e = Ox88::start();
     e.send("go perft 7");
     std::thread::sleep(Duration::from_millis(100));
-    let sent = e.send("isready");
-    match e.wait_for(answer, "readyok") {
-        Some((at, _)) if at.duration_since(sent) <= answer => {}
-        _ => e.fail("isready during go perft is not answered"),
-    }
+    expect_readyok_within(&mut e, answer, "go perft");
     e.send("stop");
     e.send("go depth 1");
     if e.wait_for(Duration::from_secs(2), "bestmove").is_none() {
@@ -149,11 +154,7 @@ fn edge_go_perft_and_bench_do_not_block_isready_stop_or_quit() {
     let mut e = Ox88::start();
     e.send("bench 30");
     std::thread::sleep(Duration::from_millis(100));
-    let sent = e.send("isready");
-    match e.wait_for(answer, "readyok") {
-        Some((at, _)) if at.duration_since(sent) <= answer => {}
-        _ => e.fail("isready during bench is not answered"),
-    }
+    expect_readyok_within(&mut e, answer, "bench");
     e.send("stop");
     let code = e.finish(true, Duration::from_secs(1));
     assert_eq!(code, 0);
