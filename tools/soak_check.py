@@ -210,6 +210,11 @@ def faults_text(c):
     return ", ".join(found) if found else "0"
 
 
+def ponder_text(c):
+    """'hits / misses' of the engine's pondering, or '–' for a row without it."""
+    return f"{c['ponderhit']} / {c['pondermiss']}" if c["ponderhit"] + c["pondermiss"] else "–"
+
+
 def row_spec(folder, row):
     """(client, engines, clock, options) of a row, from its row.txt; '?' where it is missing."""
     try:
@@ -234,13 +239,11 @@ def markdown(rows, total, folder, engine):
     ]
     for name, c in rows.items():
         client, engines, clock, options = row_spec(folder, name)
-        ponder = f"{c['ponderhit']} / {c['pondermiss']}" if c["ponderhit"] + c["pondermiss"] else "–"
         options = options.replace("|", "\\|")
         out.append(f"| {name} | {client} | {engines} | {clock} | {options} | {c['games']} | "
-                   f"{faults_text(c['engine'])} | {faults_text(c['opponent'])} | {ponder} |")
-    ponder = f"{total['ponderhit']} / {total['pondermiss']}" if total["ponderhit"] + total["pondermiss"] else "–"
+                   f"{faults_text(c['engine'])} | {faults_text(c['opponent'])} | {ponder_text(c)} |")
     out.append(f"| **total** | | | | | **{total['games']}** | **{faults_text(total['engine'])}** | "
-               f"{faults_text(total['opponent'])} | {ponder} |")
+               f"{faults_text(total['opponent'])} | {ponder_text(total)} |")
     return "\n".join(out) + "\n"
 
 
