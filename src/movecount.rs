@@ -283,8 +283,11 @@ impl Position {
         }
         let us = self.side;
         let king = self.king(us);
-        let king_steps =
-            if hits(base.king_reach) { self.king_steps_after(king, base, changed, changed_set) } else { base.king_steps };
+        let king_steps = if hits(base.king_reach) {
+            self.king_steps_after(king, base, changed, changed_set)
+        } else {
+            base.king_steps
+        };
         let mut n = base.total + king_steps.count_ones() as u64 + self.count_en_passant(threats);
         // A right lost to the move was either found illegal or had its rook's square changed.
         let mut bits = 0;

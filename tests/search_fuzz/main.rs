@@ -35,9 +35,9 @@
 //! After a `go` the engine never answers, two waiting `go`s in the same position can swap
 //! blame; the first fault of a seed is exact.
 
+mod commands;
 #[path = "../common/mod.rs"]
 mod common;
-mod commands;
 
 use common::{on_ci, Ox88};
 use ox88::{Move, Position};
