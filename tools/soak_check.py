@@ -35,6 +35,7 @@ import argparse
 import json
 import logging
 import os
+import shlex
 import sys
 
 try:
@@ -216,11 +217,12 @@ def ponder_text(c):
 
 
 def row_spec(folder, row):
-    """(client, engines, clock, options) of a row, from its row.txt; '?' where it is missing."""
+    """(client, engines, clock, options) of a row, from its row.txt (the plan's line, quoted as the
+    plan quotes it); '?' where it is missing."""
     try:
         with open(os.path.join(folder, row, "row.txt"), encoding="utf-8") as f:
-            words = f.read().split()
-    except OSError:
+            words = shlex.split(f.read())
+    except (OSError, ValueError):
         return "?", "?", "?", "?"
     if len(words) < 4:
         return "?", "?", "?", "?"
@@ -228,7 +230,7 @@ def row_spec(folder, row):
     rest = words[4:]
     clock = next((w[3:] for w in rest if w.startswith("tc=")), "?")
     options = [w for w in rest if not w.startswith(("tc=", "games=", "conc=", "chunk="))]
-    return client, f"{a} – {b}", clock, " ".join(options) or "–"
+    return client, f"{a} – {b}", clock, ", ".join(options) or "–"
 
 
 def markdown(rows, total, folder, engine):

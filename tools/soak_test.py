@@ -120,7 +120,8 @@ class Checker(unittest.TestCase):
             row = os.path.join(folder, "fc-hash1")
             os.makedirs(row)
             with open(os.path.join(row, "row.txt"), "w", encoding="utf-8") as f:
-                f.write("fc-hash1 fastchess ox88 toga2 tc=1+0.01 games=2 conc=2 each.Hash=1\n")
+                f.write("fc-hash1 fastchess ox88 toga2 tc=1+0.01 games=2 conc=2 each.Hash=1 "
+                        "'each.Move Overhead=0'\n")
             with open(os.path.join(row, "part-000.pgn"), "w", encoding="utf-8") as f:
                 f.write(pgn(FOOLS_MATE, "0-1") + pgn("1. e4", "0-1", "time forfeit", black="toga2"))
             rows = soak_check.check_folder(folder, "ox88")
@@ -129,7 +130,7 @@ class Checker(unittest.TestCase):
                 soak_check.add(total, counts)
             lines = soak_check.markdown(rows, total, folder, "ox88").splitlines()
         self.assertEqual(len(lines), 4)
-        self.assertEqual(lines[2], "| fc-hash1 | fastchess | ox88 – toga2 | 1+0.01 | each.Hash=1 | 2 | "
+        self.assertEqual(lines[2], "| fc-hash1 | fastchess | ox88 – toga2 | 1+0.01 | each.Hash=1, each.Move Overhead=0 | 2 | "
                                    "timeloss 1 | 0 | – |")
         self.assertIn("**2**", lines[3])
 
