@@ -146,7 +146,13 @@ class Player:
 
     async def start(self):
         self.transport, self.engine = await chess.engine.popen_uci(shlex.split(self.spec["cmd"]))
-        options = dict(self.spec["options"])
+        # python-chess keeps a configured value as given and, before each move, compares it with
+        # the value it parsed when it set the option: a spin given as the string "2" then reads as
+        # changed, and every ponderhit turns into `stop` and a new `go`. So each value is parsed
+        # by the engine's own option first, as a GUI holds it (an unknown name is left for
+        # configure to refuse).
+        options = {name: self.engine.options[name].parse(value) if name in self.engine.options else value
+                   for name, value in self.spec["options"].items()}
         await self.engine.configure(options)
 
     async def ensure(self):

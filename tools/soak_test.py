@@ -157,6 +157,7 @@ for line in sys.stdin:
     if w[0] == "uci":
         print("id name fake")
         print("option name Ponder type check default false")
+        print("option name Threads type spin default 1 min 1 max 4")
         print("uciok", flush=True)
     elif w[0] == "isready":
         print("readyok", flush=True)
@@ -207,12 +208,13 @@ class Client(unittest.TestCase):
     def tearDownClass(cls):
         cls.dir.cleanup()
 
-    def play(self, mode, ponder=False):
-        out = os.path.join(self.dir.name, mode + ".pgn")
+    def play(self, mode, ponder=False, options=()):
+        out = os.path.join(self.dir.name, mode + "".join(options) + ".pgn")
         cmd = lambda m: f"cmd={sys.executable} {self.engine} {m}"
         run = subprocess.run(
             [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "soak_play.py"),
-             "--engine", "name=ox88", cmd(mode), *(["ponder"] if ponder else []), "--engine", "name=other", cmd("ok"), "--tc", "1+0",
+             "--engine", "name=ox88", cmd(mode), *options, *(["ponder"] if ponder else []),
+             "--engine", "name=other", cmd("ok"), "--tc", "1+0",
              "--games", "1", "--openings", self.book, "--pgn", out, "--ply-cap", "10", "--stall-s", "1"],
             capture_output=True, text=True, timeout=60)
         self.assertEqual(run.returncode, 0, run.stderr)
@@ -251,6 +253,10 @@ class Client(unittest.TestCase):
         self.assertEqual((counts["ponderhit"], counts["pondermiss"]), (4, 0), counts)
         counts = self.play("ponder-miss", ponder=True)
         self.assertEqual((counts["ponderhit"], counts["pondermiss"]), (0, 5), counts)
+
+    def test_an_option_given_on_the_command_line_keeps_the_ponderhits(self):
+        counts = self.play("ponder-hit", ponder=True, options=["option.Threads=2"])
+        self.assertEqual((counts["ponderhit"], counts["pondermiss"]), (4, 0), counts)
 
     def test_a_line_python_chess_cannot_parse(self):
         self.assertFault("garbled", "garbled")
