@@ -437,9 +437,16 @@ fn searches_reuse_their_threads() {
     e.send("go depth 6");
     e.bestmove(LONG);
     e.ready();
-    let first = threads_of(&e);
-    let helpers = first.iter().filter(|t| t.1.starts_with("helper")).count();
-    assert_eq!(helpers, 2, "{first:?}");
+    // A new thread carries its parent's name until it first runs and names itself; on a
+    // starved machine a helper may not have run yet when the search ends, so wait for it.
+    let named = |t: &[(String, String)]| t.iter().filter(|t| t.1.starts_with("helper")).count();
+    let deadline = Instant::now() + LONG;
+    let mut first = threads_of(&e);
+    while named(&first) < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        first = threads_of(&e);
+    }
+    assert_eq!(named(&first), 2, "{first:?}");
     for go in ["go depth 7", "go movetime 100", "go nodes 20000", "go perft 3", "go depth 5"] {
         e.send("position startpos moves d2d4");
         e.send(go);
