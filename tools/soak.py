@@ -22,10 +22,13 @@ A plan line is `ROW CLIENT ENGINE_A ENGINE_B KEY=VALUE...` (shell quoting, `#` c
     games=     games of the row; chunk= games per part (default 100); conc= games at once
     chess960   Chess960 starts (the 960 positions by the standard numbering) and castling
     ponder=    a, b or both (python rows only: fastchess does not ponder)
+    clearhash= N: engine A is sent Clear Hash before every Nth of its moves (python rows,
+               without ponder for A)
     a.NAME=V   a UCI option of engine A (b. for B, each. for both), as "a.Move Overhead=0"
 
-Values may name $SYZYGY (the folder of the 3-4 piece Syzygy tables, from the environment)
-and $ROW (the row's results folder, for a Debug Log File). The engines' commands come from
+Values may name $SYZYGY (the folder of the 3-4 piece Syzygy tables, from the environment),
+$ROW (the row's results folder, for a Debug Log File) and $REPO (this repository, for a
+network of nets/ as EvalFile). The engines' commands come from
 OX88 (default target/release/ox88 of this repository), STOCKFISH, ETHEREAL, TOGA2 and
 GLAURUNG (default the engine's name, found on PATH); FASTCHESS names fastchess (default
 `fastchess` on PATH). The standard openings are made by ox88 itself (`genfens`, as in
@@ -78,7 +81,7 @@ def parse_row(line, number):
     if len(words) < 4:
         raise PlanError(f"line {number}: want ROW CLIENT ENGINE_A ENGINE_B KEY=VALUE...")
     row = {"id": words[0], "client": words[1], "engines": words[2:4], "line": " ".join(shlex.quote(w) for w in words),
-           "games": None, "tc": None, "chunk": 100, "conc": 1, "chess960": False, "ponder": "", "options": ([], [])}
+           "games": None, "tc": None, "chunk": 100, "conc": 1, "chess960": False, "ponder": "", "clearhash": 0, "options": ([], [])}
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]*", row["id"]):
         raise PlanError(f"line {number}: row name {row['id']!r}: letters, digits and _.+- only")
     if row["client"] not in ("fastchess", "python"):
@@ -105,6 +108,12 @@ def parse_row(line, number):
             if row["client"] == "fastchess":
                 raise PlanError(f"line {number}: fastchess does not ponder: make it a python row")
             row["ponder"] = value
+        elif key == "clearhash":
+            if not value.isdigit() or int(value) < 1:
+                raise PlanError(f"line {number}: clearhash={value}: want a positive count of moves")
+            if row["client"] == "fastchess":
+                raise PlanError(f"line {number}: fastchess presses no button mid-game: make it a python row")
+            row["clearhash"] = int(value)
         elif "." in key and key.split(".", 1)[0] in ("a", "b", "each"):
             side, option = key.split(".", 1)
             for i in ((0,) if side == "a" else (1,) if side == "b" else (0, 1)):
@@ -113,6 +122,8 @@ def parse_row(line, number):
             raise PlanError(f"line {number}: unknown key {key!r}")
     if row["games"] is None or row["tc"] is None:
         raise PlanError(f"line {number}: a row needs games= and tc=")
+    if row["clearhash"] and row["ponder"] in ("a", "both"):
+        raise PlanError(f"line {number}: clearhash with ponder for engine A: an option is set only while it waits")
     if row["chunk"] % 2:
         raise PlanError(f"line {number}: chunk={row['chunk']}: want an even count (games come in pairs)")
     return row
@@ -249,6 +260,8 @@ def part_command(row, part, folder, books, variables, runner):
         spec += [f"option.{n}={v}" for n, v in options[i]]
         if row["ponder"] in ("ab"[i], "both"):
             spec.append("ponder")
+        if i == 0 and row["clearhash"]:
+            spec.append(f"clearhash={row['clearhash']}")
         argv += ["--engine"] + spec
     argv += ["--tc", row["tc"], "--games", str(games), "--openings", book, "--pgn", f"{stem}.pgn",
              "--seed", str(seed), "--event", row["id"]]
@@ -279,7 +292,7 @@ def run_row(row, results, books, args):
     else:
         with open(spec, "w", encoding="utf-8") as f:
             f.write(row["line"] + "\n")
-    variables = dict(os.environ, ROW=os.path.abspath(folder))
+    variables = dict(os.environ, ROW=os.path.abspath(folder), REPO=REPO)
     runner = os.environ.get("FASTCHESS") or "fastchess"
     if row["client"] == "fastchess" and not shutil.which(runner):
         raise PlanError(f"fastchess: {runner} is not a command: build it "

@@ -139,6 +139,7 @@ def check_text(handle, engine):
         "inconsistent": [],
         "ponderhit": 0,
         "pondermiss": 0,
+        "hashclears": 0,
     }
     while True:
         try:
@@ -165,6 +166,7 @@ def check_text(handle, engine):
             if is_engine(names[colour], engine):
                 counts["ponderhit"] += int(game.headers.get(prefix + "PonderHits", "0") or 0)
                 counts["pondermiss"] += int(game.headers.get(prefix + "PonderMisses", "0") or 0)
+                counts["hashclears"] += int(game.headers.get(prefix + "HashClears", "0") or 0)
     return counts
 
 
@@ -176,6 +178,7 @@ def add(total, part):
     total["inconsistent"] += part["inconsistent"]
     total["ponderhit"] += part["ponderhit"]
     total["pondermiss"] += part["pondermiss"]
+    total["hashclears"] += part["hashclears"]
 
 
 def check_folder(folder, engine):
@@ -199,8 +202,9 @@ def check_folder(folder, engine):
 def line(name, c):
     faults = lambda who: " ".join(f"{k}={v}" for k, v in c[who].items())
     ponder = f" ponderhit={c['ponderhit']} pondermiss={c['pondermiss']}" if c["ponderhit"] + c["pondermiss"] else ""
+    clears = f" hashclears={c['hashclears']}" if c["hashclears"] else ""
     return (
-        f"{name}: games={c['games']} inconsistent={len(c['inconsistent'])}{ponder}\n"
+        f"{name}: games={c['games']} inconsistent={len(c['inconsistent'])}{ponder}{clears}\n"
         f"    engine: {faults('engine')}\n    opponent: {faults('opponent')}"
     )
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Games between two UCI engines through python-chess, as GUIs and lichess-bot drive engines.
 
-    tools/soak_play.py --engine name=ox88 cmd=target/release/ox88 option.Hash=16 ponder \\
+    tools/soak_play.py --engine name=ox88 cmd=target/release/ox88 option.Hash=16 ponder clearhash=10 \\
         --engine name=stockfish cmd=stockfish --tc 40/2 --games 10 --openings book.epd \\
         --pgn games.pgn [--chess960] [--seed 1] [--margin-ms 100] [--stall-s 10] [--ply-cap 600]
 
@@ -11,7 +11,10 @@ started again for the next game. The clock is kept here: `--tc` is `[MOVES/]SECO
 MOVES repeating (`go movestogo`). An engine with `ponder` keeps thinking on the opponent's
 time: python-chess sends `go ponder` after each bestmove, `ponderhit` when the opponent played
 the predicted move and `stop` and a new `go` when not; the hits (ponderhits sent) and misses
-are counted in the PGN tags WhitePonderHits, WhitePonderMisses and the Black ones.
+are counted in the PGN tags WhitePonderHits, WhitePonderMisses and the Black ones. An engine
+with `clearhash=N` is sent `setoption name Clear Hash` before every Nth of its moves after its
+first, mid-game as a GUI's button does (counted in WhiteHashClears and BlackHashClears; not
+with `ponder`, since an option is set only while the engine waits).
 
 A game ends by the rules (checkmate, stalemate, threefold repetition, fifty moves,
 insufficient material), at --ply-cap plies (a draw, Termination "adjudication"), or by a fault
@@ -77,8 +80,8 @@ def parse_tc(text):
 
 
 def parse_engine(tokens):
-    """{name, cmd, options, ponder} from `name=N cmd=C option.X=Y ponder`."""
-    spec = {"name": None, "cmd": None, "options": {}, "ponder": False}
+    """{name, cmd, options, ponder, clearhash} from `name=N cmd=C option.X=Y ponder clearhash=N`."""
+    spec = {"name": None, "cmd": None, "options": {}, "ponder": False, "clearhash": 0}
     for token in tokens:
         if token == "ponder":
             spec["ponder"] = True
@@ -88,13 +91,19 @@ def parse_engine(tokens):
             raise Usage(f"engine setting {token!r}: want key=value or ponder")
         if key in ("name", "cmd"):
             spec[key] = value
+        elif key == "clearhash":
+            if not value.isdigit() or int(value) < 1:
+                raise Usage(f"clearhash={value}: want a positive count of moves")
+            spec["clearhash"] = int(value)
         elif key.startswith("option."):
             option = key[len("option."):]
             if option.lower() in MANAGED:
                 raise Usage(f"option {option} is python-chess's to set; see --help")
             spec["options"][option] = value
         else:
-            raise Usage(f"engine setting {key!r}: want name, cmd, option.NAME or ponder")
+            raise Usage(f"engine setting {key!r}: want name, cmd, option.NAME, ponder or clearhash")
+    if spec["clearhash"] and spec["ponder"]:
+        raise Usage("clearhash and ponder together: an option is set only while the engine waits")
     if not spec["cmd"]:
         raise Usage("an --engine needs cmd=COMMAND")
     spec["name"] = spec["name"] or spec["cmd"]
@@ -178,6 +187,7 @@ async def play_game(players, white, board, clock, args, tally, game_id):
     side_player = {chess.WHITE: players[white], chess.BLACK: players[1 - white]}
     predicted = {chess.WHITE: None, chess.BLACK: None}
     misses = {chess.WHITE: 0, chess.BLACK: 0}
+    clears = {chess.WHITE: 0, chess.BLACK: 0}
     # The engines of this game, kept by id: one that fails is dropped before the counts are read.
     ids = {c: id(p.engine) for c, p in side_player.items()}
     hits0 = {c: tally.hits.get(ids[c], 0) for c in ids}
@@ -189,6 +199,7 @@ async def play_game(players, white, board, clock, args, tally, game_id):
             out[c] = {
                 "hits": tally.hits.get(ids[c], 0) - hits0[c],
                 "misses": misses[c],
+                "clears": clears[c],
                 "garbled": tally.garbled.get(ids[c], 0) - garbled0[c],
                 "first": tally.first.get(ids[c]),
             }
@@ -219,6 +230,21 @@ async def play_game(players, white, board, clock, args, tally, game_id):
             white_inc=inc, black_inc=inc, remaining_moves=togo)
         where = f"at ply {board.ply()} ({board.fen()})"
         tally.current = id(player.engine)
+        every = player.spec["clearhash"]
+        if every and made[side] and made[side] % every == 0:
+            # Between moves, off the clock: a GUI's button is pressed while the engine waits.
+            try:
+                await asyncio.wait_for(player.engine.configure({"Clear Hash": None}), args.stall_s)
+                await asyncio.wait_for(player.engine.ping(), args.stall_s)
+            except asyncio.TimeoutError:
+                await player.drop()
+                return (*lost(side, "stalled connection", f"no readyok after Clear Hash {where}"), counts(), notes)
+            except chess.engine.EngineTerminatedError as e:
+                await player.drop()
+                return (*lost(side, "abandoned", f"engine exited after Clear Hash {where}: {e}"), counts(), notes)
+            except chess.engine.EngineError as e:
+                raise Usage(f"engine {player.spec['name']}: {e}")
+            clears[side] += 1
         start = time.monotonic()
         try:
             result = await asyncio.wait_for(
@@ -313,6 +339,8 @@ async def run(args):
                     c = counts[colour]
                     tags[prefix + "PonderHits"] = str(c["hits"])
                     tags[prefix + "PonderMisses"] = str(c["misses"])
+                    if specs[white if colour == chess.WHITE else 1 - white]["clearhash"]:
+                        tags[prefix + "HashClears"] = str(c["clears"])
                     tags[prefix + "Garbled"] = str(c["garbled"])
                     if c["garbled"] and c["first"]:
                         tags[prefix + "GarbledLine"] = c["first"]

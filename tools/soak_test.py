@@ -138,7 +138,7 @@ class Checker(unittest.TestCase):
 FAKE_ENGINE = """
 import sys, time
 import chess
-mode, board, goes, pondering = sys.argv[1], chess.Board(), 0, False
+mode, board, goes, pondering, clears = sys.argv[1], chess.Board(), 0, False, 0
 
 
 def answer(board):
@@ -158,7 +158,10 @@ for line in sys.stdin:
         print("id name fake")
         print("option name Ponder type check default false")
         print("option name Threads type spin default 1 min 1 max 4")
+        print("option name Clear Hash type button")
         print("uciok", flush=True)
+    elif w[:4] == ["setoption", "name", "Clear", "Hash"]:
+        clears += 1
     elif w[0] == "isready":
         print("readyok", flush=True)
     elif w[0] == "position":
@@ -185,6 +188,9 @@ for line in sys.stdin:
             time.sleep(1.5)
         elif goes == 2 and mode == "garbled":
             print("info depth x score cp zz", flush=True)
+        elif mode == "clear" and clears != (goes - 1) // 2:
+            # asked with clearhash=2: a Clear Hash before each of its odd moves after the first
+            move = "e1e5"
         print("bestmove " + move, flush=True)
     elif w[0] == "quit":
         break
@@ -258,6 +264,14 @@ class Client(unittest.TestCase):
         counts = self.play("ponder-hit", ponder=True, options=["option.Threads=2"])
         self.assertEqual((counts["ponderhit"], counts["pondermiss"]), (4, 0), counts)
 
+    def test_clear_hash_is_pressed_between_moves(self):
+        # ox88 moves five times (ply cap 10): Clear Hash before its third and fifth moves, or the
+        # fake engine plays an illegal move.
+        counts = self.play("clear", options=["clearhash=2"])
+        self.assertEqual((counts["games"], counts["inconsistent"]), (1, []))
+        self.assertEqual(sum(counts["engine"].values()) + sum(counts["opponent"].values()), 0, counts)
+        self.assertEqual(counts["hashclears"], 2, counts)
+
     def test_a_line_python_chess_cannot_parse(self):
         self.assertFault("garbled", "garbled")
 
@@ -276,9 +290,12 @@ class Plan(unittest.TestCase):
         for line in ("r fastchess ox88 ox88 games=2", "r fastchess ox88 ox88 games=2 tc=1+x",
                      "r fastchess ox88 ox88 games=2 tc=1 ponder=both", "r telnet ox88 ox88 games=2 tc=1",
                      "r python ox88 crafty games=2 tc=1", "r python ox88 ox88 games=0 tc=1",
-                     "r python ox88 ox88 games=2 tc=1 chunk=3", "r python ox88 ox88 games=2 tc=1 colour=red"):
+                     "r python ox88 ox88 games=2 tc=1 chunk=3", "r python ox88 ox88 games=2 tc=1 colour=red",
+                     "r fastchess ox88 ox88 games=2 tc=1 clearhash=5", "r python ox88 ox88 games=2 tc=1 clearhash=0",
+                     "r python ox88 ox88 games=2 tc=1 clearhash=5 ponder=both"):
             with self.assertRaises(soak.PlanError, msg=line):
                 soak.parse_row(line, 1)
+        self.assertEqual(soak.parse_row("r python ox88 ox88 games=2 tc=1 clearhash=5 ponder=b", 1)["clearhash"], 5)
 
     def test_plan_variables_must_be_set(self):
         self.assertEqual(soak.expand("$ROW/a.log", {"ROW": "r"}), "r/a.log")
