@@ -56,6 +56,15 @@ const HARD_CAP_DIV: i64 = 2;
 const SOFT_CAP_DIV: i64 = 5;
 const LAST_MOVE_HARD_TENTHS: i64 = 9;
 const LAST_MOVE_SOFT_TENTHS: i64 = 6;
+/// Each move costs its reply's trip through the pipes and the GUI besides the search: a few
+/// ms that no budget sees, repaid by an increment of `PIPE_MS_PER_MOVE` or more. A game in
+/// sudden death (no `movestogo`) can run far past the moves assumed to remain, so it keeps
+/// back that cost, less the increment, for `PIPE_RESERVE_MOVES` moves: once the clock falls
+/// into the reserve every move is played at once, and the reserve pays a long ending's trips
+/// (at 1+0, 400 ms: about 190 moves a side where a trip costs 3 ms, against about 100
+/// without it).
+const PIPE_MS_PER_MOVE: i64 = 5;
+const PIPE_RESERVE_MOVES: i64 = 80;
 
 fn ms(v: i64) -> Duration {
     Duration::from_millis(v.max(MIN_BUDGET_MS) as u64)
@@ -68,7 +77,8 @@ fn ms(v: i64) -> Duration {
 /// * clock: `soft = left / movestogo + 3/4 inc`, capped at 1/5 of what is left; `hard` is
 ///   three times `soft`, capped at half of what is left (6/10 and 9/10 when this is the last
 ///   move before the time control), where `left` is the clock minus the overhead and
-///   `movestogo` is `Params::default_moves_to_go` (25) when not given.
+///   `movestogo` is `Params::default_moves_to_go` (25) when not given; then (sudden death)
+///   `soft` is taken from `left` less `PIPE_MS_PER_MOVE - inc` for each of `PIPE_RESERVE_MOVES`.
 /// * a clock for the other side only (`go btime 100` with White to move, as older fastchess
 ///   releases send in their compliance check): the side to move is taken to have no time left,
 ///   as Stockfish does, so the answer comes at once rather than after a search without end.
@@ -88,11 +98,13 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64, p: &Params) -> TimeB
     };
     let time = time.or(other.map(|_| 0));
     let from_clock = time.map(|t| {
-        let left = t.saturating_sub(overhead).max(0);
         let inc = inc.unwrap_or(0).max(0);
         // `movestogo 0` (or less) is no count at all: sudden death, as if it were absent.
-        let mtg =
-            clock.movestogo.filter(|&m| m > 0).unwrap_or(p.default_moves_to_go() as i64).clamp(1, MAX_MOVES_TO_GO);
+        let given_mtg = clock.movestogo.filter(|&m| m > 0);
+        let mtg = given_mtg.unwrap_or(p.default_moves_to_go() as i64).clamp(1, MAX_MOVES_TO_GO);
+        let pipes = if given_mtg.is_none() { (PIPE_MS_PER_MOVE - inc).max(0) * PIPE_RESERVE_MOVES } else { 0 };
+        let left = t.saturating_sub(overhead).max(0);
+        let spendable = left.saturating_sub(pipes).max(0);
         // The last move before the time control may use most of the clock; otherwise a low
         // clock is rebuilt from the increment rather than spent.
         let (soft_cap, hard_cap) = if mtg == 1 {
@@ -100,7 +112,7 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64, p: &Params) -> TimeB
         } else {
             (left / SOFT_CAP_DIV, left / HARD_CAP_DIV)
         };
-        let soft = (left / mtg).saturating_add(inc.saturating_mul(p.inc_quarters() as i64) / 4).min(soft_cap);
+        let soft = (spendable / mtg).saturating_add(inc.saturating_mul(p.inc_quarters() as i64) / 4).min(soft_cap);
         let hard = soft.saturating_mul(p.hard_per_soft() as i64).min(hard_cap).max(soft);
         (soft, hard)
     });
@@ -266,6 +278,29 @@ mod tests {
         // The largest clock still leaves a move that comes: the hard limit is finite.
         let c = Clock { wtime: Some(i64::MAX), movestogo: Some(1), ..Clock::default() };
         assert!(budget(&c, Color::White, 0, &Params::defaults()).hard.is_some_and(|h| h < Duration::MAX));
+    }
+
+    #[test]
+    fn sudden_death_keeps_a_reserve_for_the_replies_trips() {
+        let p = Params::defaults();
+        let go = |t: i64, inc: i64, mtg: Option<i64>| {
+            let c = Clock { wtime: Some(t), winc: Some(inc), movestogo: mtg, ..Clock::default() };
+            get(budget(&c, Color::White, 50, &p))
+        };
+        // 1+0 late in a long game: 350 ms left, all of it reserve and overhead: a move at once.
+        assert_eq!(go(350, 0, None), (1, 1));
+        // Earlier, what lies above the reserve is shared as before.
+        assert_eq!(go(1000, 0, None).0, (1000 - 50 - 400) / 25);
+        // An increment that repays the trips, or a period that ends: no reserve.
+        assert_eq!(go(1000, 5, None).0, (1000 - 50) / 25 + 5 * 3 / 4);
+        assert_eq!(go(1000, 0, Some(40)).0, (1000 - 50) / 40);
+        // A game of 1+0 whose every reply costs 3 ms of pipes beyond the search, the search
+        // taking its soft limit: the clock lasts 150 moves within the 100 ms a runner allows.
+        let mut clock = 1000i64;
+        for moves in 0..150 {
+            assert!(clock > -100, "flagged after {moves} moves");
+            clock -= go(clock, 0, None).0 as i64 + 3;
+        }
     }
 
     #[test]
