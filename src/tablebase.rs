@@ -163,7 +163,10 @@ impl Tablebases {
     /// empty or `<empty>`: none). A directory that cannot be read, or a file whose size shows
     /// it is corrupt, is reported and skipped.
     pub fn load(path: &str) -> Loaded {
-        let mut tables = Tablebase::new();
+        // SAFETY: the files are mapped read-only, and the crate reads them only within their
+        // length. A table file truncated or rewritten while the engine runs could give wrong
+        // answers or a bus error: the same bargain as every engine that maps its tables.
+        let mut tables = unsafe { Tablebase::with_mmap_filesystem() };
         let mut files = 0;
         let mut problems = Vec::new();
         for dir in split_path(path) {
@@ -337,6 +340,10 @@ pub struct RankedMove {
     pub rank: i32,
     /// The score to show for it while the search finds no mate: see [`crate::value::TB_WIN`].
     pub score: i32,
+    /// When DTZ ranked it: plies to the win's next capture, pawn move or mate (0 for a mate,
+    /// 1 for a winning capture or pawn move), or 0 for a move that does not win. Among moves
+    /// of one rank the fewest plies come first: the route that cannot be shuffled away.
+    pub plies: Option<i32>,
 }
 
 /// The root moves of `pos` ranked by the tables: DTZ if every table needed is there, else
@@ -354,8 +361,8 @@ pub fn rank_root(
         Err(_) => (rank_by_wdl(tb, pos, moves)?, RootMetric::Wdl),
     };
     let (mut moves, metric) = ranked;
-    // Stable: among moves of one rank the caller's order stays.
-    moves.sort_by_key(|r| std::cmp::Reverse(r.rank));
+    // Stable: among moves of one rank and distance the caller's order stays.
+    moves.sort_by_key(|r| (std::cmp::Reverse(r.rank), r.plies));
     Ok((moves, metric))
 }
 
@@ -370,7 +377,8 @@ fn rank_by_dtz(tb: &Tablebases, pos: &Position, moves: &[Move], history: &[u64])
         child.make(m);
         // Plies to the next capture or pawn move when `m` is played, signed for the mover; a
         // mate is the best win there is.
-        let dtz = if child.in_check() && child.legal_moves().is_empty() {
+        let mate = child.in_check() && child.legal_moves().is_empty();
+        let dtz = if mate {
             1
         } else if child.halfmove_clock() == 0 {
             match tb.probe_wdl(&child)?.flip() {
@@ -399,7 +407,8 @@ fn rank_by_dtz(tb: &Tablebases, pos: &Position, moves: &[Move], history: &[u64])
         } else {
             0
         };
-        out.push(RankedMove { mv: m, rank, score: dtz_score(rank) });
+        let plies = if mate { 0 } else { dtz.max(0) };
+        out.push(RankedMove { mv: m, rank, score: dtz_score(rank), plies: Some(plies) });
     }
     Ok(out)
 }
@@ -416,7 +425,7 @@ fn rank_by_wdl(tb: &Tablebases, pos: &Position, moves: &[Move]) -> Result<Vec<Ra
             Wdl::Loss => -crate::value::TB_WIN,
             w => w.signed(),
         };
-        out.push(RankedMove { mv: m, rank: wdl.signed(), score });
+        out.push(RankedMove { mv: m, rank: wdl.signed(), score, plies: None });
     }
     Ok(out)
 }

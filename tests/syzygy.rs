@@ -222,8 +222,8 @@ enum End {
 }
 
 /// Plays `fen` out, ox88 (one process, the game's moves sent each time) choosing every move
-/// with `nodes` nodes, up to `cap` plies.
-fn play_out(e: &mut Ox88, fen: &str, nodes: u64, cap: usize) -> (End, Vec<String>) {
+/// by the command `go`, up to `cap` plies.
+fn play_out(e: &mut Ox88, fen: &str, go: &str, cap: usize) -> (End, Vec<String>) {
     let mut pos = Position::from_fen(fen).unwrap();
     let mut moves: Vec<String> = Vec::new();
     let mut seen = vec![pos.key()];
@@ -247,7 +247,7 @@ fn play_out(e: &mut Ox88, fen: &str, nodes: u64, cap: usize) -> (End, Vec<String
             return (End::Cap, moves);
         }
         e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
-        e.send(&format!("go nodes {nodes}"));
+        e.send(go);
         let line = e.bestmove(LONG);
         let text = bestmove_of(&line).to_string();
         let m = pos.parse_uci_move(&text).unwrap_or_else(|err| e.fail(&format!("{text}: {err}")));
@@ -275,7 +275,7 @@ fn plays_as_the_tables_say(test: &str, fen: &str) {
     assert_eq!(probed, expected, "{test}: the tables' result for {fen}");
     let mut e = started();
     set_path(&mut e, &dir.display().to_string());
-    let (end, moves) = play_out(&mut e, fen, 20_000, 200);
+    let (end, moves) = play_out(&mut e, fen, "go nodes 20000", 200);
     let line = format!("{fen} moves {}", moves.join(" "));
     match expected {
         Wdl::Win | Wdl::Loss => {
@@ -318,4 +318,52 @@ endings! {
     draw_krkb: "8/8/3K4/7b/3k4/8/2R5/8 w - - 0 1",
     draw_kqkq: "1Q6/6k1/8/8/8/8/2q4K/8 w - - 0 1",
     draw_krkp: "8/4R3/8/8/6K1/2p5/8/k7 w - - 0 1",
+}
+
+/// Plies to a win's next capture, pawn move or mate after `m`, by the tables; `None` when `m`
+/// does not win.
+fn plies_after(tb: &Tablebases, pos: &Position, m: ox88::Move) -> Option<i32> {
+    let mut child = pos.clone();
+    child.make(m);
+    if child.legal_moves().is_empty() {
+        return child.in_check().then_some(0);
+    }
+    if child.halfmove_clock() == 0 {
+        return (tb.probe_wdl(&child).ok()? == Wdl::Loss).then_some(1);
+    }
+    let dtz = tb.probe_dtz(&child).ok()?;
+    (dtz < 0).then_some(1 - dtz)
+}
+
+/// A sure win is played by the tables' shortest route when the search sees no mate: with no
+/// iteration finished (one node) or with iterations too shallow for the mate (depth 2), every
+/// move of the winner has the fewest plies to the next capture, pawn move or mate, and the
+/// game ends in a mate, never in a shuffle that a repetition or the fifty-move rule draws.
+#[test]
+fn a_sure_win_takes_the_shortest_route() {
+    let Some(dir) = tables("a_sure_win_takes_the_shortest_route") else { return };
+    let tb = Tablebases::load(&dir.display().to_string()).tables.expect("tables");
+    let mut e = started();
+    set_path(&mut e, &dir.display().to_string());
+    // Two queens with many quiet wins, a bishop and knight from the wrong corner, a rook, a pawn.
+    for fen in
+        ["k7/8/8/8/8/2K5/6q1/7q b - - 33 93", "7k/8/8/8/8/8/8/KBN5 w - - 0 1", KRK, "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1"]
+    {
+        for go in ["go nodes 1", "go depth 2"] {
+            let (end, moves) = play_out(&mut e, fen, go, 200);
+            let line = format!("{fen} moves {}", moves.join(" "));
+            let mut pos = Position::from_fen(fen).unwrap();
+            let winner = pos.side_to_move();
+            assert_eq!(end, End::Mate(winner), "{go}: a win not converted: {line}");
+            for text in &moves {
+                let m = pos.parse_uci_move(text).unwrap();
+                if pos.side_to_move() == winner {
+                    let fewest = pos.legal_moves().iter().filter_map(|&x| plies_after(&tb, &pos, x)).min();
+                    assert_eq!(plies_after(&tb, &pos, m), fewest, "{go}: {text} in {} ({line})", pos.to_fen());
+                }
+                pos.make(m);
+            }
+        }
+    }
+    e.assert_healthy();
 }

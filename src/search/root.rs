@@ -13,7 +13,7 @@ use crate::mv::Move;
 use crate::position::Position;
 use crate::strength::Strength;
 use crate::time::SoftStop;
-use crate::value::{Bound, Score, INFINITY, MATE, MATE_BOUND, MAX_DEPTH, MAX_MATE_MOVES, MAX_PLY};
+use crate::value::{Bound, Score, INFINITY, MATE, MATE_BOUND, MAX_DEPTH, MAX_MATE_MOVES, MAX_PLY, TB_WIN_BOUND};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -130,6 +130,9 @@ impl Worker<'_> {
             if !lines.is_empty() {
                 return self.choose(&mut pos, &strength, lines, *depth, report);
             }
+        }
+        if self.is_main {
+            self.take_the_tables_route(&mut root);
         }
         // Cut off inside an iteration after a new move took the lead: its line is the one
         // played, so it is the last one shown.
@@ -310,6 +313,27 @@ impl Worker<'_> {
         }
         let ponder = r.pv.get(1).copied().or_else(|| self.ponder_from_table(pos, r.mv));
         SearchOutcome { best: Some(r.mv), ponder, nodes: self.nodes }
+    }
+
+    /// At a root the tables call a sure win, a search that has not found a mate chooses among
+    /// the winning moves by evaluation, which need not bring the win nearer: cut short, or with
+    /// its horizon before the mate, it can shuffle until a repetition or the fifty-move rule
+    /// draws. Then the move the tables rank first (the fewest plies to the next capture, pawn
+    /// move or mate) is put first, to be played.
+    fn take_the_tables_route(&self, root: &mut [RootMove]) {
+        let Some(first) = self.shared.root_tb.first() else { return };
+        let Some(fewest) = first.plies else { return };
+        if first.score < TB_WIN_BOUND || root[0].score > MATE_BOUND {
+            return;
+        }
+        let chosen = self.shared.root_tb.iter().find(|t| t.mv == root[0].mv);
+        if chosen.is_some_and(|t| t.plies == Some(fewest)) {
+            return;
+        }
+        let Some(i) = root.iter().position(|r| r.mv == first.mv) else { return };
+        root[..=i].rotate_right(1);
+        root[0].score = first.score;
+        root[0].pv = vec![first.mv];
     }
 
     /// A reply to `best` from the hash table when the principal variation ends at the root.

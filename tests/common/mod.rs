@@ -387,6 +387,7 @@ pub const EXTERNAL_CHECKS: &[ExternalCheck] = &[
     check("syzygy", "draw_krkb", TABLES),
     check("syzygy", "draw_kqkq", TABLES),
     check("syzygy", "draw_krkp", TABLES),
+    check("syzygy", "a_sure_win_takes_the_shortest_route", TABLES),
 ];
 
 /// The external data folder: the one `OX88_DATA` names, else `../shared` beside the checkout.
