@@ -331,7 +331,9 @@ def run_row(row, results, books, args):
     sys.path.insert(0, HERE)
     import soak_check  # noqa: E402  (python-chess is needed for the check only)
 
-    counts = soak_check.check_folder(results, "ox88").get(row["id"])
+    # The rows that give a side tables are also checked for tablebase wins given away.
+    tables = os.environ.get("SYZYGY") if any(n == "SyzygyPath" for side in row["options"] for n, _ in side) else None
+    counts = soak_check.check_folder(results, "ox88", tables if tables and os.path.isdir(tables) else None).get(row["id"])
     if counts:
         with open(os.path.join(folder, "faults.txt"), "w", encoding="utf-8") as f:
             f.write(soak_check.line(row["id"], counts) + "\n")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks every game of a soak run, as python-chess reads it.
 
-    tools/soak_check.py RESULTS [--engine ox88] [--json FILE] [--markdown FILE]
+    tools/soak_check.py RESULTS [--engine ox88] [--tables DIR] [--json FILE] [--markdown FILE]
 
 RESULTS is the folder `tools/soak.py run` wrote: one folder per plan row, each holding the
 PGNs of its parts. Every game is replayed from its start (the FEN tag, Chess960 when the
@@ -19,6 +19,9 @@ for any other fault:
     stall     "stalled connection": no bestmove long after the clock ran out
     garbled   lines the client could not parse (the python-chess client's tags)
     other     any other Termination, or an unfinished game ("*")
+    tbwin     with --tables (the Syzygy folder the rows' `$SYZYGY` named): a side the row gave
+              `SyzygyPath` was to move in a sure tablebase win (its DTZ plus the fifty-move
+              count under 100 plies, by python-chess's prober) and did not win the game
 
 and a game is `inconsistent` (charged to the run, not to a side) when a move in it is
 illegal, or its result does not follow from its final position or its Termination.
@@ -44,7 +47,7 @@ try:
 except ImportError:
     sys.exit("soak_check: needs python-chess: pip install chess (in a venv: python3 -m venv DIR)")
 
-KINDS = ("timeloss", "illegal", "crash", "stall", "garbled", "other")
+KINDS = ("timeloss", "illegal", "crash", "stall", "garbled", "other", "tbwin")
 TERMINATIONS = {
     "time forfeit": "timeloss",
     "illegal move": "illegal",
@@ -122,6 +125,46 @@ def judge(game):
     return side, kind, None
 
 
+def sure_wins(game, tables):
+    """The sides that were to move, somewhere in the game, in a win the tables guarantee under
+    the fifty-move rule."""
+    winners = set()
+    board = game.board()
+    for move in game.mainline_moves():
+        if chess.popcount(board.occupied) <= 7 and not board.castling_rights:
+            try:
+                dtz = tables.probe_dtz(board)
+            except KeyError:  # not in the tables (a missing table included)
+                dtz = 0
+            # 99, not 100: a DTZ may be one ply longer than the fastest route.
+            if dtz > 0 and dtz + board.halfmove_clock <= 99:
+                winners.add(board.turn)
+        if not board.is_legal(move):
+            break
+        board.push(move)
+    return winners
+
+
+def names_with_tables(folder, row):
+    """The names (as the PGNs give them) of the row's sides that had `SyzygyPath` set."""
+    try:
+        with open(os.path.join(folder, row, "row.txt"), encoding="utf-8") as f:
+            words = shlex.split(f.read())
+    except (OSError, ValueError):
+        return set()
+    if len(words) < 4:
+        return set()
+    a, b = words[2], words[3]
+    names = {"a": a, "b": b if b != a else b + "-b"}
+    out = set()
+    for w in words[4:]:
+        side, _, setting = w.partition(".")
+        key, _, value = setting.partition("=")
+        if key == "SyzygyPath" and value.strip() not in ("", "<empty>"):
+            out |= set(names.values()) if side == "each" else {names[side]} if side in names else set()
+    return out
+
+
 def is_engine(name, engine):
     return name == engine or name.startswith(engine + "-")
 
@@ -130,8 +173,10 @@ def empty():
     return {k: 0 for k in KINDS}
 
 
-def check_text(handle, engine):
-    """Counts for the games read from HANDLE: games, engine and opponent faults, inconsistencies."""
+def check_text(handle, engine, tables=None, with_tables=()):
+    """Counts for the games read from HANDLE: games, engine and opponent faults, inconsistencies.
+    With `tables` (python-chess's Tablebase), a sure win given away by a side named in
+    `with_tables` is a `tbwin` fault."""
     counts = {
         "games": 0,
         "engine": empty(),
@@ -158,6 +203,12 @@ def check_text(handle, engine):
         if side is not None:
             who = "engine" if is_engine(names[side], engine) else "opponent"
             counts[who][kind] += 1
+        # A game a fault already ended (a flag, a crash) is charged to that fault alone.
+        if tables is not None and not why and side is None and any(n in with_tables for n in names.values()):
+            result = game.headers.get("Result", "*")
+            for colour in sure_wins(game, tables):
+                if names[colour] in with_tables and result != ("1-0" if colour == chess.WHITE else "0-1"):
+                    counts["engine" if is_engine(names[colour], engine) else "opponent"]["tbwin"] += 1
         for colour, prefix in ((chess.WHITE, "White"), (chess.BLACK, "Black")):
             garbled = int(game.headers.get(prefix + "Garbled", "0") or 0)
             if garbled:
@@ -181,8 +232,14 @@ def add(total, part):
     total["hashclears"] += part["hashclears"]
 
 
-def check_folder(folder, engine):
-    """Counts per row folder of RESULTS (sorted), each summing its PGN files."""
+def check_folder(folder, engine, tables=None):
+    """Counts per row folder of RESULTS (sorted), each summing its PGN files. `tables`: the
+    Syzygy folder, for the `tbwin` check of the rows that set `SyzygyPath`."""
+    probe = None
+    if tables:
+        import chess.syzygy
+
+        probe = chess.syzygy.open_tablebase(tables)
     rows = {}
     for row in sorted(os.listdir(folder)):
         path = os.path.join(folder, row)
@@ -194,7 +251,7 @@ def check_folder(folder, engine):
         total = check_text(open(os.devnull, encoding="utf-8"), engine)
         for name in pgns:
             with open(os.path.join(path, name), encoding="utf-8", errors="replace") as handle:
-                add(total, check_text(handle, engine))
+                add(total, check_text(handle, engine, probe, names_with_tables(folder, row)))
         rows[row] = total
     return rows
 
@@ -257,13 +314,17 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("results", help="the folder tools/soak.py wrote")
     parser.add_argument("--engine", default="ox88", help="the engine whose faults fail the check (default ox88)")
+    parser.add_argument("--tables", help="the Syzygy folder: count the sure wins given away by a side with tables")
     parser.add_argument("--json", help="also write the counts as JSON to this file")
     parser.add_argument("--markdown", help="also write the soak table in Markdown to this file")
     args = parser.parse_args(argv)
     if not os.path.isdir(args.results):
         print(f"soak_check: {args.results} is not a folder", file=sys.stderr)
         return 2
-    rows = check_folder(args.results, args.engine)
+    if args.tables and not os.path.isdir(args.tables):
+        print(f"soak_check: {args.tables} is not a folder", file=sys.stderr)
+        return 2
+    rows = check_folder(args.results, args.engine, args.tables)
     total = check_text(open(os.devnull, encoding="utf-8"), args.engine)
     for name, counts in rows.items():
         print(line(name, counts))

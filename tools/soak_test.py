@@ -135,6 +135,56 @@ class Checker(unittest.TestCase):
         self.assertIn("**2**", lines[3])
 
 
+# The external data folder (OX88_DATA, else ../shared beside the checkout), for its tables.
+DATA = os.environ.get("OX88_DATA") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared")
+TABLES = os.path.join(DATA, "syzygy")
+# Two queens against a king, Black to move: a sure win shuffled into a threefold repetition,
+# and the same position mated.
+TWO_QUEENS = '[FEN "k7/8/8/8/8/2K5/6q1/7q b - - 33 93"]\n[SetUp "1"]'
+SHUFFLE = "93... Kb8 94. Kd3 Ka8 95. Kc3 Kb8 96. Kd3 Ka8 97. Kc3"
+MATED = "93... Qc6 94. Kb3 Qb1+ 95. Ka3 Qa6#"
+
+
+@unittest.skipUnless(os.path.isdir(TABLES), f"needs the Syzygy tables in {TABLES}")
+class TablebaseWins(unittest.TestCase):
+    def setUp(self):
+        import chess.syzygy
+
+        self.tables = chess.syzygy.open_tablebase(TABLES)
+
+    def tearDown(self):
+        self.tables.close()
+
+    def counts(self, moves, result, with_tables):
+        text = pgn(moves, result, white="stockfish", black="ox88", extra=TWO_QUEENS)
+        return soak_check.check_text(io.StringIO(text), "ox88", self.tables, with_tables)
+
+    def test_a_sure_win_given_away_is_a_fault_of_the_side_with_tables(self):
+        counts = self.counts(SHUFFLE, "1/2-1/2", {"ox88"})
+        self.assertEqual(counts["inconsistent"], [])
+        self.assertEqual(counts["engine"]["tbwin"], 1)
+        self.assertEqual(sum(counts["opponent"].values()), 0)
+
+    def test_no_fault_without_tables_or_when_the_win_is_taken(self):
+        self.assertEqual(self.counts(SHUFFLE, "1/2-1/2", set())["engine"]["tbwin"], 0)
+        counts = self.counts(MATED, "0-1", {"ox88"})
+        self.assertEqual(counts["inconsistent"], [])
+        self.assertEqual(counts["engine"]["tbwin"], 0)
+
+    def test_the_sides_with_tables_come_from_the_row(self):
+        with tempfile.TemporaryDirectory() as folder:
+            for row, line, names in (
+                ("r1", "r1 python ox88 ox88 tc=1+0.01 'each.SyzygyPath=$SYZYGY'", {"ox88", "ox88-b"}),
+                ("r2", "r2 fastchess ox88 stockfish tc=1+0.01 a.SyzygyPath=/t", {"ox88"}),
+                ("r3", "r3 fastchess ox88 stockfish tc=1+0.01 b.SyzygyPath=/t", {"stockfish"}),
+                ("r4", "r4 fastchess ox88 ox88 tc=1+0.01 'b.SyzygyPath=<empty>' each.Hash=1", set()),
+            ):
+                os.makedirs(os.path.join(folder, row))
+                with open(os.path.join(folder, row, "row.txt"), "w", encoding="utf-8") as f:
+                    f.write(line)
+                self.assertEqual(soak_check.names_with_tables(folder, row), names, line)
+
+
 FAKE_ENGINE = """
 import sys, time
 import chess
