@@ -145,13 +145,18 @@ def sure_wins(game, tables):
     return winners
 
 
-def names_with_tables(folder, row):
-    """The names (as the PGNs give them) of the row's sides that had `SyzygyPath` set."""
+def row_words(folder, row):
+    """The words of a row's `row.txt` (the plan's line, quoted as the plan quotes it), or []."""
     try:
         with open(os.path.join(folder, row, "row.txt"), encoding="utf-8") as f:
-            words = shlex.split(f.read())
+            return shlex.split(f.read())
     except (OSError, ValueError):
-        return set()
+        return []
+
+
+def names_with_tables(folder, row):
+    """The names (as the PGNs give them) of the row's sides that had `SyzygyPath` set."""
+    words = row_words(folder, row)
     if len(words) < 4:
         return set()
     a, b = words[2], words[3]
@@ -280,11 +285,7 @@ def ponder_text(c):
 def row_spec(folder, row):
     """(client, engines, clock, options) of a row, from its row.txt (the plan's line, quoted as the
     plan quotes it); '?' where it is missing."""
-    try:
-        with open(os.path.join(folder, row, "row.txt"), encoding="utf-8") as f:
-            words = shlex.split(f.read())
-    except (OSError, ValueError):
-        return "?", "?", "?", "?"
+    words = row_words(folder, row)
     if len(words) < 4:
         return "?", "?", "?", "?"
     client, a, b = words[1:4]

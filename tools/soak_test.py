@@ -135,7 +135,7 @@ class Checker(unittest.TestCase):
         self.assertIn("**2**", lines[3])
 
 
-# The external data folder (OX88_DATA, else ../shared beside the checkout), for its tables.
+# The test data folder (docs/tests.md), for its Syzygy tables.
 DATA = os.environ.get("OX88_DATA") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared")
 TABLES = os.path.join(DATA, "syzygy")
 # Two queens against a king, Black to move: a sure win shuffled into a threefold repetition,
