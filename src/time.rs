@@ -36,6 +36,22 @@ impl Clock {
     pub fn is_timed(&self) -> bool {
         self.wtime.is_some() || self.btime.is_some() || self.movetime.is_some()
     }
+
+    /// The clock of `side`, as sent.
+    pub fn time(&self, side: Color) -> Option<i64> {
+        match side {
+            Color::White => self.wtime,
+            Color::Black => self.btime,
+        }
+    }
+
+    /// The increment of `side`, as sent.
+    pub fn inc(&self, side: Color) -> Option<i64> {
+        match side {
+            Color::White => self.winc,
+            Color::Black => self.binc,
+        }
+    }
 }
 
 // The trade-offs (moves assumed to remain, the increment's part, hard per soft, how the
@@ -57,14 +73,65 @@ const SOFT_CAP_DIV: i64 = 5;
 const LAST_MOVE_HARD_TENTHS: i64 = 9;
 const LAST_MOVE_SOFT_TENTHS: i64 = 6;
 /// Each move costs its reply's trip through the pipes and the GUI besides the search: a few
-/// ms that no budget sees, repaid by an increment of `PIPE_MS_PER_MOVE` or more. A game in
-/// sudden death (no `movestogo`) can run far past the moves assumed to remain, so it keeps
-/// back that cost, less the increment, for `PIPE_RESERVE_MOVES` moves: once the clock falls
-/// into the reserve every move is played at once, and the reserve pays a long ending's trips
-/// (at 1+0, 400 ms: about 190 moves a side where a trip costs 3 ms, against about 100
-/// without it).
-const PIPE_MS_PER_MOVE: i64 = 5;
+/// ms that no budget sees, repaid by an increment as large. A game in sudden death (no
+/// `movestogo`) can run far past the moves assumed to remain, so it keeps back that cost,
+/// less the increment, for `PIPE_RESERVE_MOVES` moves: once the clock falls into the reserve
+/// every move is played at once, and the reserve pays a long ending's trips (at 1+0, 400 ms:
+/// about 190 moves a side where a trip costs 3 ms, against about 100 without it). The cost
+/// of a trip is what the GUI's clock shows ([`TripMeter`]), never taken below
+/// `PIPE_MS_PER_MOVE` (a quick GUI's trips vary more than they cost) nor above
+/// `MAX_TRIP_MS` (a GUI that slow needs `Move Overhead`, not a reserve of the whole clock).
+pub const PIPE_MS_PER_MOVE: i64 = 5;
 const PIPE_RESERVE_MOVES: i64 = 80;
+const MAX_TRIP_MS: i64 = 30;
+/// A clock that moved further than this between two searches was set again (a new game or
+/// period, a paused game, an analysis): no trip to learn from.
+const TRIP_SAMPLE_LIMIT_MS: i64 = 1000;
+/// Each trip measured moves the mean by this fraction of its difference from it.
+const TRIP_MEAN_DIV: i64 = 8;
+
+/// What a reply's trip costs beyond the search, as the GUI's clock shows it. Between two
+/// timed searches for the same side, the side's clock drops by the first search's time and
+/// the trips around it, less the increment; what the engine did not spend searching is the
+/// trip. Pondering does not disturb it: a ponder search's time counts from `ponderhit`, when
+/// the GUI's clock starts, and a ponder search that was stopped is no sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TripMeter {
+    /// The running mean, in microseconds.
+    mean_us: i64,
+}
+
+impl Default for TripMeter {
+    fn default() -> Self {
+        TripMeter { mean_us: PIPE_MS_PER_MOVE * 1000 }
+    }
+}
+
+impl TripMeter {
+    /// The cost of a trip the sudden-death reserve assumes, in ms.
+    pub fn trip_ms(&self) -> i64 {
+        ((self.mean_us + 999) / 1000).clamp(PIPE_MS_PER_MOVE, MAX_TRIP_MS)
+    }
+
+    /// A search for `side` under `before` took `spent` (from `go` or `ponderhit` to its best
+    /// move); the next search for that side comes with `now`.
+    pub fn observe(&mut self, before: &Clock, spent: Duration, now: &Clock, side: Color) {
+        let (t0, t1) = (before.time(side), now.time(side));
+        let (Some(t0), Some(t1)) = (t0, t1) else { return };
+        if before.movestogo == Some(1) {
+            return;
+        }
+        let spent = i64::try_from(spent.as_millis()).unwrap_or(i64::MAX);
+        let inc = before.inc(side).unwrap_or(0).max(0);
+        let trip = t0.saturating_add(inc).saturating_sub(t1).saturating_sub(spent);
+        if !(-TRIP_SAMPLE_LIMIT_MS..=TRIP_SAMPLE_LIMIT_MS).contains(&trip) {
+            return;
+        }
+        // One slow trip (a GUI busy for a moment) moves the mean as far as a slow GUI's would.
+        let sample = trip.clamp(0, 2 * MAX_TRIP_MS) * 1000;
+        self.mean_us += (sample - self.mean_us) / TRIP_MEAN_DIV;
+    }
+}
 
 fn ms(v: i64) -> Duration {
     Duration::from_millis(v.max(MIN_BUDGET_MS) as u64)
@@ -78,31 +145,30 @@ fn ms(v: i64) -> Duration {
 ///   three times `soft`, capped at half of what is left (6/10 and 9/10 when this is the last
 ///   move before the time control), where `left` is the clock minus the overhead and
 ///   `movestogo` is `Params::default_moves_to_go` (25) when not given; then (sudden death)
-///   `soft` is taken from `left` less `PIPE_MS_PER_MOVE - inc` for each of `PIPE_RESERVE_MOVES`.
+///   `soft` is taken from `left` less `trip_ms - inc` (a trip's cost, [`TripMeter::trip_ms`])
+///   for each of `PIPE_RESERVE_MOVES`.
 /// * a clock for the other side only (`go btime 100` with White to move, as older fastchess
 ///   releases send in their compliance check): the side to move is taken to have no time left,
 ///   as Stockfish does, so the answer comes at once rather than after a search without end.
 /// * no clock at all and no `movetime`: no limit from time.
 ///
 /// `p` holds the tunable numbers (moves to go, the increment's part, hard per soft).
-pub fn budget(clock: &Clock, side: Color, overhead_ms: i64, p: &Params) -> TimeBudget {
+pub fn budget(clock: &Clock, side: Color, overhead_ms: i64, trip_ms: i64, p: &Params) -> TimeBudget {
     let overhead = overhead_ms.max(0);
     let movetime = clock.movetime.map(|m| {
         let m = m.max(0);
         let margin = overhead.min(MOVETIME_MARGIN_MS + m / MOVETIME_MARGIN_DIV);
         m.saturating_sub(margin)
     });
-    let (time, inc, other) = match side {
-        Color::White => (clock.wtime, clock.winc, clock.btime),
-        Color::Black => (clock.btime, clock.binc, clock.wtime),
-    };
+    let (time, inc, other) = (clock.time(side), clock.inc(side), clock.time(side.flip()));
     let time = time.or(other.map(|_| 0));
     let from_clock = time.map(|t| {
         let inc = inc.unwrap_or(0).max(0);
         // `movestogo 0` (or less) is no count at all: sudden death, as if it were absent.
         let given_mtg = clock.movestogo.filter(|&m| m > 0);
         let mtg = given_mtg.unwrap_or(p.default_moves_to_go() as i64).clamp(1, MAX_MOVES_TO_GO);
-        let pipes = if given_mtg.is_none() { (PIPE_MS_PER_MOVE - inc).max(0) * PIPE_RESERVE_MOVES } else { 0 };
+        let trip = trip_ms.clamp(PIPE_MS_PER_MOVE, MAX_TRIP_MS);
+        let pipes = if given_mtg.is_none() { (trip - inc).max(0) * PIPE_RESERVE_MOVES } else { 0 };
         let left = t.saturating_sub(overhead).max(0);
         let spendable = left.saturating_sub(pipes).max(0);
         // The last move before the time control may use most of the clock; otherwise a low
@@ -210,18 +276,18 @@ mod tests {
     #[test]
     fn movetime_is_honoured_within_a_few_ms() {
         let c = Clock { movetime: Some(1000), ..Clock::default() };
-        let (s, h) = get(budget(&c, Color::White, 30, &Params::defaults()));
+        let (s, h) = get(budget(&c, Color::White, 30, PIPE_MS_PER_MOVE, &Params::defaults()));
         assert_eq!(s, h);
         assert!((980..1000).contains(&h), "{h}");
         let c = Clock { movetime: Some(50), ..Clock::default() };
-        assert!((40..50).contains(&get(budget(&c, Color::Black, 30, &Params::defaults())).1));
+        assert!((40..50).contains(&get(budget(&c, Color::Black, 30, PIPE_MS_PER_MOVE, &Params::defaults())).1));
     }
 
     #[test]
     fn tiny_and_negative_clocks_give_a_move_at_once() {
         for t in [-500, 0, 1, 10, 30] {
             let c = Clock { wtime: Some(t), btime: Some(6354), winc: Some(1000), binc: Some(1000), ..Clock::default() };
-            let (s, h) = get(budget(&c, Color::White, 30, &Params::defaults()));
+            let (s, h) = get(budget(&c, Color::White, 30, PIPE_MS_PER_MOVE, &Params::defaults()));
             assert!(s <= 1 && h <= 1, "wtime {t}: {s} {h}");
         }
     }
@@ -232,7 +298,7 @@ mod tests {
             for inc in [0i64, 10, 100, 1000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
                     let c = Clock { btime: Some(t), binc: Some(inc), movestogo: mtg, ..Clock::default() };
-                    let (s, h) = get(budget(&c, Color::Black, 30, &Params::defaults()));
+                    let (s, h) = get(budget(&c, Color::Black, 30, PIPE_MS_PER_MOVE, &Params::defaults()));
                     assert!(s <= h, "{t} {inc} {mtg:?}");
                     let cap = if mtg == Some(1) { (t - 30) * 9 / 10 } else { (t - 30) / 2 };
                     assert!((h as i64) <= cap.max(1), "{t} {inc} {mtg:?}: hard {h}");
@@ -252,7 +318,7 @@ mod tests {
                         for movetime in [None, Some(i64::MIN), Some(0), Some(i64::MAX)] {
                             let c = Clock { wtime: time, btime: other, winc: inc, binc: inc, movestogo: mtg, movetime };
                             for overhead in [i64::MIN, 0, i64::MAX] {
-                                let b = budget(&c, Color::White, overhead, &Params::defaults());
+                                let b = budget(&c, Color::White, overhead, PIPE_MS_PER_MOVE, &Params::defaults());
                                 assert!(b.soft <= b.hard, "{c:?} {overhead}: {b:?}");
                                 // No sum wrapped round: no time gives a move at once, plenty
                                 // gives a long think.
@@ -277,7 +343,9 @@ mod tests {
         assert_eq!(budgets, 7 * 7 * 7 * 5 * 4 * 3);
         // The largest clock still leaves a move that comes: the hard limit is finite.
         let c = Clock { wtime: Some(i64::MAX), movestogo: Some(1), ..Clock::default() };
-        assert!(budget(&c, Color::White, 0, &Params::defaults()).hard.is_some_and(|h| h < Duration::MAX));
+        assert!(budget(&c, Color::White, 0, PIPE_MS_PER_MOVE, &Params::defaults())
+            .hard
+            .is_some_and(|h| h < Duration::MAX));
     }
 
     #[test]
@@ -285,7 +353,7 @@ mod tests {
         let p = Params::defaults();
         let go = |t: i64, inc: i64, mtg: Option<i64>| {
             let c = Clock { wtime: Some(t), winc: Some(inc), movestogo: mtg, ..Clock::default() };
-            get(budget(&c, Color::White, 50, &p))
+            get(budget(&c, Color::White, 50, PIPE_MS_PER_MOVE, &p))
         };
         // 1+0 late in a long game: 350 ms left, all of it reserve and overhead: a move at once.
         assert_eq!(go(350, 0, None), (1, 1));
@@ -304,13 +372,101 @@ mod tests {
     }
 
     #[test]
+    fn the_trip_meter_learns_what_the_gui_clock_shows() {
+        let clock = |t: i64, inc: i64, mtg: Option<i64>| Clock {
+            btime: Some(t),
+            binc: Some(inc),
+            movestogo: mtg,
+            wtime: Some(99),
+            ..Clock::default()
+        };
+        let at = Duration::from_millis;
+        let mut m = TripMeter::default();
+        assert_eq!(m.trip_ms(), PIPE_MS_PER_MOVE);
+        // 5+0: each search takes 100 ms and the clock drops by 109: 9 ms a trip.
+        let mut t = 5000;
+        for _ in 0..40 {
+            m.observe(&clock(t, 0, None), at(100), &clock(t - 109, 0, None), Color::Black);
+            t -= 109;
+        }
+        assert_eq!(m.trip_ms(), 9);
+        // The increment is counted back in: 2+0.05, 60 ms searched, 12 ms trips.
+        let mut m = TripMeter::default();
+        for _ in 0..40 {
+            m.observe(&clock(2000, 50, None), at(60), &clock(2000 - 60 - 12 + 50, 50, None), Color::Black);
+        }
+        assert_eq!(m.trip_ms(), 12);
+        // The clock set again (a new period, a new game, an analysis), White's clock, or a
+        // side without a clock teach nothing.
+        let before = m;
+        m.observe(&clock(3000, 0, Some(1)), at(10), &clock(63_000, 0, Some(40)), Color::Black);
+        m.observe(&clock(3000, 0, None), at(10), &clock(60_000, 0, None), Color::Black);
+        m.observe(&clock(60_000, 0, None), at(10), &clock(3000, 0, None), Color::Black);
+        m.observe(&Clock::default(), at(10), &clock(2000, 0, None), Color::Black);
+        assert_eq!(m, before);
+        // A GUI slower than any reserve should pay for is held at the cap; a quick one at the
+        // floor; extreme numbers do not overflow.
+        for _ in 0..100 {
+            m.observe(&clock(5000, 0, None), at(10), &clock(5000 - 10 - 500, 0, None), Color::Black);
+        }
+        assert_eq!(m.trip_ms(), MAX_TRIP_MS);
+        for _ in 0..100 {
+            m.observe(&clock(5000, 0, None), at(10), &clock(5000 - 9, 0, None), Color::Black);
+        }
+        assert_eq!(m.trip_ms(), PIPE_MS_PER_MOVE);
+        m.observe(&clock(i64::MAX, i64::MAX, None), Duration::MAX, &clock(i64::MIN, 0, None), Color::Black);
+        m.observe(&clock(i64::MIN, i64::MIN, None), at(0), &clock(i64::MAX, 0, None), Color::Black);
+        assert_eq!(m.trip_ms(), PIPE_MS_PER_MOVE);
+    }
+
+    /// A game of `secs`+0 of `moves` moves a side, every search taking its soft limit and
+    /// every reply costing a trip of `mean - 3` to `mean + 3` ms, the trip meter learning
+    /// (`learn`) or not: the least the clock held before a move, in ms.
+    fn sudden_death_game(secs: i64, mean: i64, moves: usize, learn: bool) -> i64 {
+        let p = Params::defaults();
+        let mut meter = TripMeter::default();
+        let mut t = secs * 1000;
+        let mut least = t;
+        let mut before: Option<(Clock, Duration)> = None;
+        for n in 0..moves {
+            let now = Clock { wtime: Some(t), winc: Some(0), ..Clock::default() };
+            if let Some((c, spent)) = before.filter(|_| learn) {
+                meter.observe(&c, spent, &now, Color::White);
+            }
+            least = least.min(t);
+            let (soft, _) = get(budget(&now, Color::White, 50, meter.trip_ms(), &p));
+            let trip = mean - 3 + (n as i64 * 5) % 7;
+            t -= soft as i64 + trip;
+            before = Some((now, Duration::from_millis(soft as u64)));
+        }
+        least
+    }
+
+    #[test]
+    fn a_long_sudden_death_game_lasts_when_trips_are_slow() {
+        // 5+0 through a GUI whose trips cost 8 ms on average (as a Python client does with both
+        // engines pondering on two cores), 150 moves a side: the reserve grows with the trips
+        // and the clock never runs out; a reserve of 5 ms a trip ends past the 100 ms a runner
+        // allows.
+        let learnt = sudden_death_game(5, 8, 150, true);
+        assert!(learnt > 0, "{learnt}");
+        assert!(sudden_death_game(5, 8, 150, false) < -100);
+        // Quick trips leave the reserve as it was: 1+0 at 3 ms a trip lasts 150 moves.
+        let quick = sudden_death_game(1, 3, 150, true);
+        assert!(quick > -100 && quick == sudden_death_game(1, 3, 150, false), "{quick}");
+    }
+
+    #[test]
     fn uses_the_clock_of_the_side_to_move() {
         let c = Clock { wtime: Some(10_000), ..Clock::default() };
-        let (s, h) = get(budget(&c, Color::White, 30, &Params::defaults()));
+        let (s, h) = get(budget(&c, Color::White, 30, PIPE_MS_PER_MOVE, &Params::defaults()));
         assert!(s >= 100 && h >= s, "{s} {h}");
         // Black has no clock of its own here: no time left, a move at once.
-        assert_eq!(get(budget(&c, Color::Black, 30, &Params::defaults())), (1, 1));
-        assert_eq!(budget(&Clock::default(), Color::Black, 30, &Params::defaults()), TimeBudget::default());
+        assert_eq!(get(budget(&c, Color::Black, 30, PIPE_MS_PER_MOVE, &Params::defaults())), (1, 1));
+        assert_eq!(
+            budget(&Clock::default(), Color::Black, 30, PIPE_MS_PER_MOVE, &Params::defaults()),
+            TimeBudget::default()
+        );
     }
 
     #[test]

@@ -140,6 +140,9 @@ pub(super) struct Answer {
 #[derive(Default)]
 struct AnswerState {
     sent: bool,
+    /// The search's time from `go` (or `ponderhit`) to its best move; `None` until sent, and
+    /// for a ponder search that was stopped, whose time no clock counted.
+    spent: Option<Duration>,
     /// The first two moves of the last principal variation reported.
     best: Option<Move>,
     ponder: Option<Move>,
@@ -179,6 +182,7 @@ impl Answer {
             return;
         }
         state.sent = true;
+        state.spent = (!self.control.is_pondering()).then(|| self.control.elapsed());
         let mut outcome = outcome.unwrap_or(SearchOutcome { best: state.best, ponder: state.ponder, nodes: 0 });
         if outcome.ponder.is_none() && outcome.best.is_some() && outcome.best == state.best {
             outcome.ponder = state.ponder;
@@ -190,6 +194,12 @@ impl Answer {
             let _ = done.send(());
         }
         self.control.wake();
+    }
+
+    /// The time the search took by the GUI's clock, from `go` or `ponderhit` to the best move;
+    /// `None` until it is sent or when no clock ran (a ponder search stopped).
+    pub(super) fn spent(&self) -> Option<Duration> {
+        self.state().spent
     }
 
     fn is_sent(&self) -> bool {

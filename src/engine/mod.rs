@@ -37,13 +37,14 @@ pub use network::EvalFileLoad;
 use crate::fen::{FenError, FenRepair, STARTPOS};
 use crate::movegen::MoveError;
 use crate::mv::Move;
+use crate::piece::Color;
 use crate::position::Position;
 use crate::search::params::Params;
 use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl};
 use crate::strength::{self, Limit};
 use crate::tablebase::{LoadProblem, Tablebases, TbConfig};
 use crate::threads::Executor;
-use crate::time::{budget, Clock, TimeBudget};
+use crate::time::{budget, Clock, TimeBudget, TripMeter};
 use crate::tt::TableAllocError;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -209,6 +210,11 @@ pub struct Engine {
     runner: Option<Executor>,
     /// The thread of the searches' watchdogs.
     watchdog: Option<Executor>,
+    /// What a reply's trip costs by the GUI's clock, learnt from one timed search to the next.
+    trips: TripMeter,
+    /// The last timed search: its clock, its side and its answer, for `trips` to learn from
+    /// at the next `go`.
+    last_timed: Option<(Clock, Color, Arc<Answer>)>,
 }
 
 impl Engine {
@@ -228,6 +234,8 @@ impl Engine {
             eval_file: EvalFile::default(),
             runner: None,
             watchdog: None,
+            trips: TripMeter::default(),
+            last_timed: None,
         }
     }
 
@@ -304,6 +312,7 @@ impl Engine {
         self.stop();
         self.wait();
         self.searcher().clear();
+        self.last_timed = None;
         self.games = self.games.wrapping_add(1);
         self.pos = Position::startpos();
         self.pos.set_chess960(chess960);
@@ -424,11 +433,18 @@ impl Engine {
         // depth, `go mate` searches until it finds the mate (the search's own bound): pruning
         // may hide a mate in m at depth 2m - 1, so that depth is no limit.
         let (depth, mate, nodes) = params.bounded();
+        let side = self.pos.side_to_move();
+        if let Some((before, side_before, answer)) = self.last_timed.take() {
+            if let Some(spent) = answer.spent().filter(|_| side_before == side) {
+                self.trips.observe(&before, spent, &params.clock, side);
+            }
+        }
         // `infinite` wins over every clock field: no best move until `stop`.
         let time = if params.infinite {
             TimeBudget::default()
         } else {
-            budget(&params.clock, self.pos.side_to_move(), self.options.move_overhead_ms, &self.options.params)
+            let overhead = self.options.move_overhead_ms;
+            budget(&params.clock, side, overhead, self.trips.trip_ms(), &self.options.params)
         };
         let mut limits = SearchLimits {
             depth,
@@ -473,7 +489,12 @@ impl Engine {
         };
         let searcher = Arc::clone(&self.searcher);
         match run_on(&mut self.runner, "search", move || job.run(&searcher)) {
-            true => self.running = Some(Running { control, done: done_rx, answer: Some(answer), on_stop: None }),
+            true => {
+                if !params.infinite && params.clock.time(side).is_some() {
+                    self.last_timed = Some((params.clock, side, Arc::clone(&answer)));
+                }
+                self.running = Some(Running { control, done: done_rx, answer: Some(answer), on_stop: None })
+            }
             false => {
                 // No thread: answer at once so the GUI still gets its one best move.
                 let (best, ponder) = checked_moves(&self.pos, &[], SearchOutcome::default());
@@ -503,6 +524,12 @@ impl Engine {
         if let Some(r) = self.running.as_ref().filter(|r| r.control.is_pondering()) {
             r.control.ponderhit();
         }
+    }
+
+    /// What a reply's trip costs by the GUI's clock, in ms, as the sudden-death reserve
+    /// assumes it.
+    pub fn trip_ms(&self) -> i64 {
+        self.trips.trip_ms()
     }
 
     /// Waits until the running search (if any) has sent its best move.

@@ -106,3 +106,39 @@ fn two_threads_give_a_legal_move_and_stop_promptly() {
     e.wait();
     assert_eq!(bestmoves(&events).len(), 3);
 }
+
+#[test]
+fn timed_searches_teach_the_trip_meter_and_a_stopped_ponder_does_not() {
+    let (mut e, events) = engine();
+    let timed = |t: i64, ponder: bool| GoParams {
+        clock: Clock { wtime: Some(t), btime: Some(t), movetime: Some(5), ..Clock::default() },
+        ponder,
+        ..GoParams::default()
+    };
+    // A ponder search stopped before `ponderhit`: no clock ran, nothing learnt from the
+    // clock of the `go` after it.
+    e.go(&timed(5000, true)).unwrap();
+    e.stop();
+    e.wait();
+    e.go(&timed(4900, false)).unwrap();
+    e.wait();
+    assert_eq!(e.trip_ms(), crate::time::PIPE_MS_PER_MOVE);
+    // A GUI whose clock drops 40 ms for searches of a few ms: trips of more than 30 ms.
+    let mut t = 4900;
+    for _ in 0..12 {
+        t -= 40;
+        e.go(&timed(t, false)).unwrap();
+        e.wait();
+    }
+    assert!(e.trip_ms() >= 20, "{}", e.trip_ms());
+    // A ponder search that was hit counts from `ponderhit`, as the GUI's clock does.
+    let learnt = e.trip_ms();
+    for _ in 0..4 {
+        t -= 10;
+        e.go(&timed(t, true)).unwrap();
+        e.ponderhit();
+        e.wait();
+    }
+    assert!(e.trip_ms() < learnt, "{} {learnt}", e.trip_ms());
+    assert_eq!(bestmoves(&events).len(), 18);
+}
