@@ -3,7 +3,8 @@
 //! The soft limit is checked between iterations, the hard limit inside the search. The hard
 //! limit never exceeds a fraction of what is left on the clock after the overhead, so a
 //! loaded machine or a slow pipe costs the overhead, not the game. Clocks at or below the
-//! overhead (or negative, as some GUIs send) give a 1 ms budget: a legal move at once.
+//! overhead (or negative, as some GUIs send) give a soft limit of zero and a hard limit of
+//! 1 ms: a move at once, after a few shallow iterations.
 
 use crate::mv::Move;
 use crate::piece::Color;
@@ -57,8 +58,15 @@ impl Clock {
 // The trade-offs (moves assumed to remain, the increment's part, hard per soft, how the
 // soft limit stretches) are tunable entries of `Params`; the numbers here keep the
 // answer inside the clock and are not tuned.
-/// The smallest budget: enough for the search to finish depth 1 and return a legal move.
+/// The smallest hard limit: enough for the search to finish depth 1 and return a legal move.
 const MIN_BUDGET_MS: i64 = 1;
+/// A clock with nothing to spend (inside the overhead or the trips' reserve) gives a soft
+/// limit of zero: a move at once, after the iterations up to this depth (the hard limit of
+/// 1 ms still binds), a few hundred to a few thousand nodes, about as deep as the millisecond
+/// reaches. Moves played at once are those of a long game's last stretch, where each one's
+/// trip is what empties the clock; a search that used its whole millisecond each time would
+/// add to every trip.
+pub const AT_ONCE_DEPTH: i32 = 4;
 /// A larger `movestogo` counts as this many.
 const MAX_MOVES_TO_GO: i64 = 50;
 /// A `movetime` is cut by `MOVETIME_MARGIN_MS` plus its `1 / MOVETIME_MARGIN_DIV` (at most
@@ -137,6 +145,11 @@ fn ms(v: i64) -> Duration {
     Duration::from_millis(v.max(MIN_BUDGET_MS) as u64)
 }
 
+/// A soft limit: zero (a move at once) when there is nothing to spend.
+fn soft_ms(v: i64) -> Duration {
+    Duration::from_millis(v.max(0) as u64)
+}
+
 /// The budget for `side` to move; `overhead_ms` is the `Move Overhead` option.
 ///
 /// * `movetime m`: both limits are `m` less a small margin (at most the overhead, about 1 %
@@ -185,8 +198,8 @@ pub fn budget(clock: &Clock, side: Color, overhead_ms: i64, trip_ms: i64, p: &Pa
     match (movetime, from_clock) {
         (None, None) => TimeBudget::default(),
         (Some(m), None) => TimeBudget { soft: Some(ms(m)), hard: Some(ms(m)) },
-        (None, Some((s, h))) => TimeBudget { soft: Some(ms(s)), hard: Some(ms(h)) },
-        (Some(m), Some((s, h))) => TimeBudget { soft: Some(ms(s.min(m))), hard: Some(ms(h.min(m))) },
+        (None, Some((s, h))) => TimeBudget { soft: Some(soft_ms(s)), hard: Some(ms(h)) },
+        (Some(m), Some((s, h))) => TimeBudget { soft: Some(soft_ms(s.min(m))), hard: Some(ms(h.min(m))) },
     }
 }
 
@@ -214,6 +227,11 @@ impl SoftStop {
         SoftStop { budget, instability: 0.0, last_best: first, last_score: -INFINITY, params }
     }
 
+    /// Whether the budget asks for a move at once (nothing on the clock to spend).
+    pub fn at_once(&self) -> bool {
+        self.budget.soft == Some(Duration::ZERO)
+    }
+
     /// After the iteration at `depth` found `best` with `score` (`root_moves` moves at the
     /// root, `best_share` of the iteration's nodes spent below `best`), `elapsed` into the
     /// search: true when the search should stop now.
@@ -228,6 +246,9 @@ impl SoftStop {
         elapsed: Duration,
     ) -> bool {
         if let Some(soft) = self.budget.soft {
+            if soft.is_zero() {
+                return depth >= AT_ONCE_DEPTH;
+            }
             let p = self.params;
             let changed = best != self.last_best;
             self.instability = self.instability * p.instability_decay() + if changed { 1.0 } else { 0.0 };
@@ -288,7 +309,7 @@ mod tests {
         for t in [-500, 0, 1, 10, 30] {
             let c = Clock { wtime: Some(t), btime: Some(6354), winc: Some(1000), binc: Some(1000), ..Clock::default() };
             let (s, h) = get(budget(&c, Color::White, 30, PIPE_MS_PER_MOVE, &Params::defaults()));
-            assert!(s <= 1 && h <= 1, "wtime {t}: {s} {h}");
+            assert!(s == 0 && h == 1, "wtime {t}: {s} {h}");
         }
     }
 
@@ -356,7 +377,7 @@ mod tests {
             get(budget(&c, Color::White, 50, PIPE_MS_PER_MOVE, &p))
         };
         // 1+0 late in a long game: 350 ms left, all of it reserve and overhead: a move at once.
-        assert_eq!(go(350, 0, None), (1, 1));
+        assert_eq!(go(350, 0, None), (0, 1));
         // Earlier, what lies above the reserve is shared as before.
         assert_eq!(go(1000, 0, None).0 as i64, (1000 - 50 - PIPE_MS_PER_MOVE * PIPE_RESERVE_MOVES) / 25);
         // An increment that repays the trips, or a period that ends: no reserve.
@@ -462,7 +483,7 @@ mod tests {
         let (s, h) = get(budget(&c, Color::White, 30, PIPE_MS_PER_MOVE, &Params::defaults()));
         assert!(s >= 100 && h >= s, "{s} {h}");
         // Black has no clock of its own here: no time left, a move at once.
-        assert_eq!(get(budget(&c, Color::Black, 30, PIPE_MS_PER_MOVE, &Params::defaults())), (1, 1));
+        assert_eq!(get(budget(&c, Color::Black, 30, PIPE_MS_PER_MOVE, &Params::defaults())), (0, 1));
         assert_eq!(
             budget(&Clock::default(), Color::Black, 30, PIPE_MS_PER_MOVE, &Params::defaults()),
             TimeBudget::default()
@@ -502,6 +523,14 @@ mod tests {
         let mut contested = SoftStop::new(budget, a, Params::defaults());
         assert!(!contested.after_iteration(a, 30, 0.5, 20, 9, at(900)));
         assert!(contested.after_iteration(a, 30, 0.5, 20, 10, at(1000)));
+        // Nothing to spend: a move at once, after the iterations to `AT_ONCE_DEPTH`, however
+        // unstable; the hard limit still binds inside them.
+        let at_once = TimeBudget { soft: Some(Duration::ZERO), hard: Some(Duration::from_millis(1)) };
+        let mut quick = SoftStop::new(at_once, a, Params::defaults());
+        for depth in 1..AT_ONCE_DEPTH {
+            assert!(!quick.after_iteration(b, -300 * depth, 0.1, 20, depth, at(0)), "{depth}");
+        }
+        assert!(quick.after_iteration(a, 0, 0.1, 20, AT_ONCE_DEPTH, at(0)));
         // No clock: never stops on time.
         let mut untimed = SoftStop::new(TimeBudget::default(), a, Params::defaults());
         assert!(!untimed.after_iteration(b, -500, 0.75, 1, 9, at(100_000)));

@@ -143,9 +143,10 @@ struct AnswerState {
     /// The search's time from `go` (or `ponderhit`) to its best move; `None` until sent, and
     /// for a ponder search that was stopped, whose time no clock counted.
     spent: Option<Duration>,
-    /// The first two moves of the last principal variation reported.
+    /// The first two moves of the last principal variation reported, and its depth.
     best: Option<Move>,
     ponder: Option<Move>,
+    depth: u32,
 }
 
 impl Answer {
@@ -168,8 +169,8 @@ impl Answer {
         if state.sent {
             return;
         }
-        if let Report::Iteration { multipv: 1, pv, .. } = &report {
-            (state.best, state.ponder) = (pv.first().copied(), pv.get(1).copied());
+        if let Report::Iteration { multipv: 1, pv, depth, .. } = &report {
+            (state.best, state.ponder, state.depth) = (pv.first().copied(), pv.get(1).copied(), *depth);
         }
         (self.sink)(Event::Report(report));
     }
@@ -200,6 +201,11 @@ impl Answer {
     /// `None` until it is sent or when no clock ran (a ponder search stopped).
     pub(super) fn spent(&self) -> Option<Duration> {
         self.state().spent
+    }
+
+    /// The depth of the last principal variation reported (0: none yet).
+    pub(super) fn depth(&self) -> u32 {
+        self.state().depth
     }
 
     fn is_sent(&self) -> bool {

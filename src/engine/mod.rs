@@ -44,7 +44,7 @@ use crate::search::{Report, SearchLimits, SearchOutcome, Searcher, SharedControl
 use crate::strength::{self, Limit};
 use crate::tablebase::{LoadProblem, Tablebases, TbConfig};
 use crate::threads::Executor;
-use crate::time::{budget, Clock, TimeBudget, TripMeter};
+use crate::time::{budget, Clock, TimeBudget, TripMeter, AT_ONCE_DEPTH};
 use crate::tt::TableAllocError;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -181,6 +181,9 @@ struct Running {
     answer: Option<Arc<Answer>>,
     /// How to stop a task that does not read the control.
     on_stop: Option<Box<dyn Fn() + Send>>,
+    /// A ponder search whose clock leaves nothing to spend: at `ponderhit` it answers at once
+    /// if its pondering got as deep as a move at once would search.
+    at_once: bool,
 }
 
 /// How long `stop` lets the search threads send their own best move before the facade sends
@@ -464,6 +467,7 @@ impl Engine {
             threads = 1;
             pace = pace.filter(|_| !params.ponder);
         }
+        let at_once = params.ponder && limits.time.soft == Some(Duration::ZERO);
         let control = Arc::new(SharedControl::starting(params.ponder));
         let (done, done_rx) = mpsc::channel();
         let answer = Arc::new(Answer::new(
@@ -493,7 +497,7 @@ impl Engine {
                 if !params.infinite && params.clock.time(side).is_some() {
                     self.last_timed = Some((params.clock, side, Arc::clone(&answer)));
                 }
-                self.running = Some(Running { control, done: done_rx, answer: Some(answer), on_stop: None })
+                self.running = Some(Running { control, done: done_rx, answer: Some(answer), on_stop: None, at_once })
             }
             false => {
                 // No thread: answer at once so the GUI still gets its one best move.
@@ -519,10 +523,16 @@ impl Engine {
     }
 
     /// `ponderhit`: the ponder search becomes a normal timed search, the clock starting now.
-    /// Sent during a search that is not pondering, it means nothing and is ignored.
+    /// Sent during a search that is not pondering, it means nothing and is ignored. With
+    /// nothing on the clock to spend, a ponder search that has gone as deep as a move at once
+    /// would answers now, as a search that had used its time.
     pub fn ponderhit(&mut self) {
         if let Some(r) = self.running.as_ref().filter(|r| r.control.is_pondering()) {
             r.control.ponderhit();
+            let deep = r.answer.as_ref().is_some_and(|a| a.depth() >= AT_ONCE_DEPTH as u32);
+            if r.at_once && deep {
+                r.control.request_stop();
+            }
         }
     }
 
@@ -575,7 +585,7 @@ impl Engine {
             let _ = done.send(());
         });
         if queued {
-            self.running = Some(Running { control, done: done_rx, answer: None, on_stop });
+            self.running = Some(Running { control, done: done_rx, answer: None, on_stop, at_once: false });
         }
     }
 

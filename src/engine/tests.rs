@@ -142,3 +142,37 @@ fn timed_searches_teach_the_trip_meter_and_a_stopped_ponder_does_not() {
     assert!(e.trip_ms() < learnt, "{} {learnt}", e.trip_ms());
     assert_eq!(bestmoves(&events).len(), 18);
 }
+
+/// Starts a ponder search with `clock` and waits until it has reported a line deeper than
+/// `AT_ONCE_DEPTH`.
+fn pondering_deep(e: &mut Engine, clock: Clock) {
+    e.go(&GoParams { clock, ponder: true, ..GoParams::default() }).unwrap();
+    let depth = crate::time::AT_ONCE_DEPTH as u32 + 2;
+    let deep = || e.running.as_ref().and_then(|r| r.answer.as_ref()).is_some_and(|a| a.depth() >= depth);
+    let began = Instant::now();
+    while !deep() {
+        assert!(began.elapsed() < Duration::from_secs(10), "the ponder search never reached depth {depth}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[test]
+fn ponderhit_with_nothing_to_spend_answers_at_once() {
+    let (mut e, events) = engine();
+    // 20 ms left, inside the 50 ms overhead: nothing to spend. The pondering went deeper than
+    // a move at once would search, so `ponderhit` stops it there and then.
+    pondering_deep(&mut e, Clock { wtime: Some(20), btime: Some(20), ..Clock::default() });
+    e.ponderhit();
+    assert!(e.running.as_ref().is_some_and(|r| r.control.stopped()));
+    e.wait();
+    let moves = bestmoves(&events);
+    assert_eq!(moves.len(), 1);
+    assert!(moves[0].0.is_some_and(|m| e.position().legal_moves().contains(m)));
+    // A minute left: the search goes on after `ponderhit` within its budget.
+    pondering_deep(&mut e, Clock { wtime: Some(60_000), btime: Some(60_000), ..Clock::default() });
+    e.ponderhit();
+    assert!(e.running.as_ref().is_some_and(|r| !r.control.stopped()));
+    e.stop();
+    e.wait();
+    assert_eq!(bestmoves(&events).len(), 2);
+}

@@ -117,7 +117,10 @@ impl Worker<'_> {
             }
             let all: u64 = root.iter().map(|r| r.nodes).sum();
             let share = if all > 0 { best.nodes as f64 / all as f64 } else { 1.0 };
-            if soft_stop.after_iteration(best.mv, best.score, share, root.len(), depth, self.control.elapsed()) {
+            let stop = soft_stop.after_iteration(best.mv, best.score, share, root.len(), depth, self.control.elapsed());
+            // A move at once is searched shallow, but a ponder search thinks on the opponent's
+            // time: it goes on until `ponderhit` or `stop`.
+            if stop && !(soft_stop.at_once() && self.control.is_pondering()) {
                 break;
             }
             if limits.soft_nodes.is_some_and(|soft| self.nodes >= soft) {
