@@ -253,7 +253,8 @@ def check_folder(folder, engine, tables=None):
         pgns = sorted(f for f in os.listdir(path) if f.endswith(".pgn"))
         if not pgns:
             continue
-        total = check_text(open(os.devnull, encoding="utf-8"), engine)
+        with open(os.devnull, encoding="utf-8") as empty:
+            total = check_text(empty, engine)
         for name in pgns:
             with open(os.path.join(path, name), encoding="utf-8", errors="replace") as handle:
                 add(total, check_text(handle, engine, probe, names_with_tables(folder, row)))
