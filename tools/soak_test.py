@@ -15,6 +15,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chess  # noqa: E402
+import fuzz_hour  # noqa: E402
 import soak  # noqa: E402
 import soak_check  # noqa: E402
 import soak_play  # noqa: E402
@@ -375,6 +376,39 @@ class Plan(unittest.TestCase):
         for bad in ("0+1", "x", "0/10", "10+-1"):
             with self.assertRaises(soak_play.Usage):
                 soak_play.parse_tc(bad)
+
+
+class FuzzHour(unittest.TestCase):
+    """The fuzz hour sums what the fuzz tests print; a summary it cannot read is not counted."""
+
+    UCI = (".3000 lines: 927 parsed (812 executed, 383 failed), 1951 rejected, 195 go: 12 searched, "
+           "13 bestmove (one more for quit); 3 perft or bench\n"
+           "60 steps in 30.6 s: 15 go, 3 quit, 98 search reports, 1 counts checked, 7 bench positions "
+           "(0 benches waited for)\n")
+    PIPES = ("seed 199914 (regression): 312 lines in 9.1 s, worst readyok 12.5ms, faults {}\n"
+             'seed 5150: 290 lines in 8.0 s, worst readyok 180ms, faults {"late-readyok": 2}\n')
+
+    def test_counts_are_summed(self):
+        t = fuzz_hour.new_totals()
+        self.assertTrue(fuzz_hour.read_output("uci_fuzz", self.UCI, t))
+        self.assertTrue(fuzz_hour.read_output("uci_fuzz", self.UCI, t))
+        self.assertEqual((t["uci_lines"], t["uci_searches"], t["uci_tasks"]), (6000, 24, 6))
+        self.assertEqual((t["race_steps"], t["race_gos"], t["race_counts"], t["race_benches"]), (120, 30, 2, 14))
+        self.assertTrue(fuzz_hour.read_output("fuzz_parsers", "test result: ok. 8 passed; 0 failed; 0 ignored\n", t))
+        self.assertEqual(t["parser_tests"], 8)
+        self.assertEqual(t["faults"], [])
+
+    def test_a_seed_with_faults_is_a_fault(self):
+        t = fuzz_hour.new_totals()
+        self.assertTrue(fuzz_hour.read_output("search_fuzz", self.PIPES, t))
+        self.assertEqual((t["pipe_seeds"], t["pipe_lines"]), (2, 602))
+        self.assertEqual(len(t["faults"]), 1)
+        self.assertIn("5150", t["faults"][0])
+
+    def test_output_without_a_summary_is_not_counted(self):
+        t = fuzz_hour.new_totals()
+        self.assertFalse(fuzz_hour.read_output("uci_fuzz", "thread 'main' panicked at tests/uci_fuzz.rs\n", t))
+        self.assertEqual(t["uci_lines"], 0)
 
 
 if __name__ == "__main__":
