@@ -21,10 +21,11 @@
 //! The same data, seed and thread count give the same network.
 //!
 //! `cargo run --release --example nnue_train -- DATA [DATA ...] [--epochs N] [--lr X]
-//!  [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual | --base B] [--hidden H]
+//!  [--schedule step|cosine] [--weight-decay W] [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual | --base B] [--hidden H]
 //!  [--buckets N] [--fold K] [--init FILE]
 //!  [--skip-check=BOOL] [--skip-tactical=BOOL] [--skip-plies N] [--skip-mates=BOOL]`
-//! (DATA: a chunk's `.bin` or a directory of them; defaults: 20 epochs, lr 0.001, lambda 0.5,
+//! (DATA: a chunk's `.bin` or a directory of them; defaults: 20 epochs, lr 0.001 with the
+//! step schedule, no weight decay, lambda 0.5,
 //! batch 16384, 2 threads, seed 1, `ox88.nnue`, 128 hidden, 1 bucket, fold 0, the filters
 //! on, 8 plies skipped;
 //! `--help` lists them)
@@ -46,9 +47,17 @@ struct Args {
     data: Data,
     #[arg(long, default_value_t = 20)]
     epochs: usize,
-    /// Adam's step size (a tenth of it for the last third of the epochs).
+    /// Adam's step size at the start (see `--schedule`).
     #[arg(long, default_value_t = 0.001)]
     lr: f32,
+    /// How the step size falls: `step` (a tenth of `--lr` for the last third of the epochs)
+    /// or `cosine` (from `--lr` down to a hundredth of it along half a cosine, step by step).
+    #[arg(long, default_value = "step", value_parser = schedule_name)]
+    schedule: Schedule,
+    /// Decoupled weight decay (AdamW): each step pulls the weights it updates (not the
+    /// biases) toward zero by this share of the step size. 0 (the default) is plain Adam.
+    #[arg(long, default_value_t = 0.0)]
+    weight_decay: f32,
     /// The target's share of the game result; the rest is the search's score.
     #[arg(long, default_value_t = 0.5)]
     lambda: f64,
@@ -90,6 +99,34 @@ struct Args {
 
 /// The widest hidden layer the trainer's per-sample buffers hold.
 const MAX_HIDDEN: usize = 512;
+
+/// How the step size falls over a run.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Schedule {
+    Step,
+    Cosine,
+}
+
+fn schedule_name(s: &str) -> Result<Schedule, String> {
+    match s {
+        "step" => Ok(Schedule::Step),
+        "cosine" => Ok(Schedule::Cosine),
+        _ => Err(format!("{s}: the schedules are step and cosine")),
+    }
+}
+
+/// The step size of optimiser step `t` (0-based) of `total`, in epoch `epoch` (1-based) of `epochs`.
+fn step_size(schedule: Schedule, lr: f32, epoch: usize, epochs: usize, t: usize, total: usize) -> f32 {
+    match schedule {
+        Schedule::Step if epoch > epochs * 2 / 3 => lr / 10.0,
+        Schedule::Step => lr,
+        Schedule::Cosine => {
+            let floor = lr / 100.0;
+            let progress = t as f64 / total.max(1) as f64;
+            floor + (lr - floor) * (0.5 * (1.0 + (std::f64::consts::PI * progress).cos())) as f32
+        }
+    }
+}
 
 fn base_name(s: &str) -> Result<Base, String> {
     match s {
@@ -481,9 +518,9 @@ fn main() {
         eprintln!("epoch   0: held out {:.6} ({path} as it is)", best.0);
     }
     let started = std::time::Instant::now();
+    let total_steps = epochs * order.len().div_ceil(batch);
+    let decay = args.weight_decay;
     for epoch in 1..=epochs {
-        // Step decay: the last third of the epochs at a tenth of the rate.
-        let rate = if epoch > epochs * 2 / 3 { lr / 10.0 } else { lr };
         for i in (1..order.len()).rev() {
             order.swap(i, rng.gen_range(0..=i));
         }
@@ -512,6 +549,7 @@ fn main() {
                 g.add(&p);
                 train_err += e;
             }
+            let rate = step_size(args.schedule, lr, epoch, epochs, t as usize, total_steps);
             t += 1;
             let scale = 1.0 / idx.len() as f32;
             let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
@@ -524,6 +562,9 @@ fn main() {
             for i in 0..net.w1.len() {
                 // Rows of absent features have no gradient: leave their moments alone.
                 if g.w1[i] != 0.0 {
+                    if decay != 0.0 {
+                        net.w1[i] -= rate * decay * net.w1[i];
+                    }
                     adam(&mut net.w1[i], g.w1[i], &mut m.w1[i], &mut v.w1[i]);
                     net.w1[i] = net.w1[i].clamp(-CLIP, CLIP);
                 }
@@ -541,6 +582,9 @@ fn main() {
             }
             for k in (0..buckets).filter(|&k| used[k]) {
                 for i in k * 2 * h..(k + 1) * 2 * h {
+                    if decay != 0.0 {
+                        net.w2[i] -= rate * decay * net.w2[i];
+                    }
                     adam(&mut net.w2[i], g.w2[i], &mut m.w2[i], &mut v.w2[i]);
                     net.w2[i] = net.w2[i].clamp(-CLIP, CLIP);
                 }
@@ -568,5 +612,27 @@ fn main() {
             eprintln!("cannot write {out}: {e}");
             std::process::exit(1);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_step_schedule_drops_to_a_tenth_for_the_last_third() {
+        let at = |epoch| step_size(Schedule::Step, 0.001, epoch, 12, 0, 1);
+        assert_eq!((at(1), at(8)), (0.001, 0.001));
+        assert_eq!((at(9), at(12)), (0.001 / 10.0, 0.001 / 10.0));
+    }
+
+    #[test]
+    fn the_cosine_schedule_falls_smoothly_from_the_rate_to_a_hundredth() {
+        let total = 1000;
+        let sizes: Vec<f32> = (0..=total).map(|t| step_size(Schedule::Cosine, 0.001, 1, 10, t, total)).collect();
+        assert!((sizes[0] - 0.001).abs() < 1e-9);
+        assert!((sizes[total / 2] - (0.001 + 0.00001) / 2.0).abs() < 1e-7, "halfway: {}", sizes[total / 2]);
+        assert!((sizes[total] - 0.00001).abs() < 1e-9);
+        assert!(sizes.windows(2).all(|w| w[1] <= w[0]), "never rises");
     }
 }
