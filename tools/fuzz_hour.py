@@ -5,7 +5,7 @@ budgets until the time is spent, and their counts summed.
     python3 tools/fuzz_hour.py [--minutes 60] [--markdown FILE] [--log FILE]
 
 Each round runs, with the release profile and fresh seeds:
-  * tests/uci_fuzz.rs: OX88_FUZZ_LINES random and mutated lines through the UCI session (with
+  * tests/uci_fuzz.rs: OX88_FUZZ_LINES random and mutated lines through the UCI front layer (with
     searches, perft and bench raced by the lines after them) and OX88_RACE_STEPS steps of
     well-formed commands racing many-threaded searches;
   * tests/search_fuzz: the real binary over pipes, fresh seeds for OX88_FUZZ_SECS seconds;
@@ -15,7 +15,7 @@ on. At the end it prints the totals (and writes them as a table row with --markd
 status is 1 when any round failed.
 
 Needs nothing outside the clone. Run it where nothing else competes for the cores: search_fuzz
-times `readyok` (CI=true widens its bound, as on a shared machine).
+times `readyok` (CI=true widens its bound, as for shared cores).
 """
 import argparse
 import datetime
