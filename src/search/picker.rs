@@ -151,23 +151,14 @@ impl MovePicker {
 
     /// The next move and its ordering score (the bands of [`super::ordering`]), or `None`
     /// when the node has no more moves.
+    ///
+    /// Handing out the next move of a stage is most calls; the stages that generate or look
+    /// up moves are [`MovePicker::step`], kept out of line so that their set-up is not paid
+    /// on every call.
+    #[inline]
     pub fn next(&mut self, pos: &Position, order: &OrderTables) -> Option<(Move, i32)> {
         loop {
             match self.stage {
-                Stage::HashMove => {
-                    self.stage = Stage::GenerateTactical;
-                    if !self.hash_move.is_none() && pos.is_legal_with(&self.threats, self.hash_move) {
-                        return Some((self.hash_move, HASH_MOVE));
-                    }
-                }
-                Stage::GenerateTactical => {
-                    pos.generate_with::<{ gen::TACTICAL }, ScoredList>(&self.threats, &mut self.list);
-                    for entry in self.list.as_mut_slice() {
-                        entry.score = mvv_lva(pos, entry.mv);
-                    }
-                    (self.cur, self.end) = (0, self.list.len);
-                    self.stage = Stage::GoodTactical;
-                }
                 Stage::GoodTactical => {
                     while self.cur < self.end {
                         let mv = self.take_best().mv;
@@ -185,42 +176,6 @@ impl MovePicker {
                     }
                     self.stage = Stage::FirstKiller;
                 }
-                Stage::FirstKiller => {
-                    self.stage = Stage::SecondKiller;
-                    let killer = self.killers[0];
-                    if self.is_new_legal_quiet(pos, killer) {
-                        return Some((killer, KILLER_1));
-                    }
-                }
-                Stage::SecondKiller => {
-                    self.stage = Stage::Counter;
-                    let killer = self.killers[1];
-                    if killer != self.killers[0] && self.is_new_legal_quiet(pos, killer) {
-                        return Some((killer, KILLER_2));
-                    }
-                }
-                Stage::Counter => {
-                    self.stage = Stage::GenerateQuiets;
-                    let counter = self.counter;
-                    if !self.killers.contains(&counter) && self.is_new_legal_quiet(pos, counter) {
-                        return Some((counter, COUNTER));
-                    }
-                }
-                Stage::GenerateQuiets => {
-                    if self.skip_quiets {
-                        self.start_bad_tactical();
-                        continue;
-                    }
-                    let start = self.list.len;
-                    pos.generate_with::<{ gen::QUIET }, ScoredList>(&self.threats, &mut self.list);
-                    let side = pos.side_to_move().index();
-                    let rows = self.rows;
-                    for entry in &mut self.list.as_mut_slice()[start..] {
-                        entry.score = order.quiet_score(side, pos.piece_at(entry.mv.from()), entry.mv, &rows);
-                    }
-                    (self.cur, self.end) = (start, self.list.len);
-                    self.stage = Stage::Quiets;
-                }
                 Stage::Quiets => {
                     while self.cur < self.end && !self.skip_quiets {
                         let ScoredMove { mv, score } = self.take_best();
@@ -237,30 +192,6 @@ impl MovePicker {
                     }
                     self.stage = Stage::Done;
                 }
-                Stage::GenerateEvasions => {
-                    pos.generate_with::<{ gen::ALL }, ScoredList>(&self.threats, &mut self.list);
-                    let side = pos.side_to_move().index();
-                    for i in 0..self.list.len {
-                        let mv = self.list.as_mut_slice()[i].mv;
-                        self.list.as_mut_slice()[i].score = self.evasion_score(pos, order, side, mv);
-                    }
-                    (self.cur, self.end) = (0, self.list.len);
-                    self.stage = Stage::Evasions;
-                }
-                Stage::GenerateQuiescence => {
-                    if self.threats.checkers.count() > 0 {
-                        pos.generate_with::<{ gen::ALL }, ScoredList>(&self.threats, &mut self.list);
-                    } else {
-                        pos.generate_with::<{ gen::TACTICAL }, ScoredList>(&self.threats, &mut self.list);
-                    }
-                    let side = pos.side_to_move().index();
-                    let hash_move = self.hash_move;
-                    for entry in self.list.as_mut_slice() {
-                        entry.score = list_score(pos, entry.mv, hash_move, |m| order.history(side, m));
-                    }
-                    (self.cur, self.end) = (0, self.list.len);
-                    self.stage = Stage::Quiescence;
-                }
                 Stage::Evasions | Stage::Quiescence => {
                     if self.cur < self.end {
                         let ScoredMove { mv, score } = self.take_best();
@@ -269,8 +200,104 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::Done => return None,
+                _ => {
+                    if let Some(found) = self.step(pos, order) {
+                        return Some(found);
+                    }
+                }
             }
         }
+    }
+
+    /// One stage that generates or looks up moves: the move it found, if it hands one out at
+    /// once, and in any case the stage after it set.
+    #[inline(never)]
+    fn step(&mut self, pos: &Position, order: &OrderTables) -> Option<(Move, i32)> {
+        match self.stage {
+            Stage::HashMove => {
+                self.stage = Stage::GenerateTactical;
+                if !self.hash_move.is_none() && pos.is_legal_with(&self.threats, self.hash_move) {
+                    return Some((self.hash_move, HASH_MOVE));
+                }
+            }
+            Stage::GenerateTactical => {
+                pos.generate_with::<{ gen::TACTICAL }, ScoredList>(&self.threats, &mut self.list);
+                for entry in self.list.as_mut_slice() {
+                    entry.score = mvv_lva(pos, entry.mv);
+                }
+                (self.cur, self.end) = (0, self.list.len);
+                self.stage = Stage::GoodTactical;
+            }
+            Stage::FirstKiller => {
+                self.stage = Stage::SecondKiller;
+                let killer = self.killers[0];
+                if self.is_new_legal_quiet(pos, killer) {
+                    return Some((killer, KILLER_1));
+                }
+            }
+            Stage::SecondKiller => {
+                self.stage = Stage::Counter;
+                let killer = self.killers[1];
+                if killer != self.killers[0] && self.is_new_legal_quiet(pos, killer) {
+                    return Some((killer, KILLER_2));
+                }
+            }
+            Stage::Counter => {
+                self.stage = Stage::GenerateQuiets;
+                let counter = self.counter;
+                if !self.killers.contains(&counter) && self.is_new_legal_quiet(pos, counter) {
+                    return Some((counter, COUNTER));
+                }
+            }
+            Stage::GenerateQuiets => {
+                if self.skip_quiets {
+                    self.start_bad_tactical();
+                    return None;
+                }
+                let start = self.list.len;
+                pos.generate_with::<{ gen::QUIET }, ScoredList>(&self.threats, &mut self.list);
+                let side = pos.side_to_move().index();
+                let rows = self.rows;
+                for entry in &mut self.list.as_mut_slice()[start..] {
+                    entry.score = order.quiet_score(side, pos.piece_at(entry.mv.from()), entry.mv, &rows);
+                }
+                (self.cur, self.end) = (start, self.list.len);
+                self.stage = Stage::Quiets;
+            }
+            Stage::GenerateEvasions => {
+                pos.generate_with::<{ gen::ALL }, ScoredList>(&self.threats, &mut self.list);
+                let side = pos.side_to_move().index();
+                for i in 0..self.list.len {
+                    let mv = self.list.as_mut_slice()[i].mv;
+                    self.list.as_mut_slice()[i].score = self.evasion_score(pos, order, side, mv);
+                }
+                (self.cur, self.end) = (0, self.list.len);
+                self.stage = Stage::Evasions;
+            }
+            Stage::GenerateQuiescence => {
+                if self.threats.checkers.count() > 0 {
+                    pos.generate_with::<{ gen::ALL }, ScoredList>(&self.threats, &mut self.list);
+                } else {
+                    pos.generate_with::<{ gen::TACTICAL }, ScoredList>(&self.threats, &mut self.list);
+                }
+                let side = pos.side_to_move().index();
+                let hash_move = self.hash_move;
+                for entry in self.list.as_mut_slice() {
+                    entry.score = list_score(pos, entry.mv, hash_move, |m| order.history(side, m));
+                }
+                (self.cur, self.end) = (0, self.list.len);
+                self.stage = Stage::Quiescence;
+            }
+            Stage::GoodTactical
+            | Stage::Quiets
+            | Stage::BadTactical
+            | Stage::Evasions
+            | Stage::Quiescence
+            | Stage::Done => {
+                unreachable!("handed out by `next`")
+            }
+        }
+        None
     }
 
     fn start_bad_tactical(&mut self) {
