@@ -134,7 +134,7 @@ pub fn see(pos: &Position, m: Move) -> i32 {
         d += 1;
         gain[d] = on_square - gain[d - 1];
         if (-gain[d - 1]).max(gain[d]) < 0 {
-            break; // neither side gains by going on
+            break; // behind either way: the capture counts as standing, no reply is looked for
         }
         on_square = nominal_of(p);
         removed |= bit(sq.raw());
@@ -148,22 +148,59 @@ pub fn see(pos: &Position, m: Move) -> i32 {
 }
 
 /// Does `m` win at least `threshold` by static exchange? The same answer as
-/// `see(pos, m) >= threshold`, found without the exchange where its first capture settles it:
-/// the mover can never end above what that capture wins, nor below it less the piece put
-/// on the square (the mover may always stop after recapturing).
+/// `see(pos, m) >= threshold`, found by playing the exchange only as far as the answer is in
+/// doubt: the side about to recapture may always stop, so before each recapture the balance
+/// so far bounds the result from one side, and the balance after it, if the recapturer's
+/// piece is then lost for nothing, from the other. Most exchanges are settled by the first
+/// capture alone, or after one recapture, before any attacker is looked for.
 #[inline]
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     if m.is_castle() {
         return 0 >= threshold;
     }
-    let (first, on_square, _) = first_gain(pos, m);
-    if first < threshold {
-        return false;
+    let to = m.to();
+    let (mut balance, mut on_square, mut removed) = first_gain(pos, m);
+    let mover = pos.side_to_move();
+    let mut side = mover.flip();
+    loop {
+        if side == mover {
+            // We may stop here, or take and perhaps be taken back.
+            if balance >= threshold {
+                return true;
+            }
+            if balance + on_square < threshold {
+                return false;
+            }
+        } else {
+            // They may stop here, or take and perhaps be taken back.
+            if balance < threshold {
+                return false;
+            }
+            if balance - on_square >= threshold {
+                return true;
+            }
+        }
+        let Some((sq, p)) = least_attacker(pos, to, side, removed) else {
+            return balance >= threshold;
+        };
+        // A king may only capture when nothing can take it back.
+        if p.kind() == Kind::King && least_attacker(pos, to, side.flip(), removed | bit(sq.raw())).is_some() {
+            return balance >= threshold;
+        }
+        // Where the side to take is behind whether it stops or takes (its capture counted as
+        // standing), `see` ends the exchange with the better of the two for that side,
+        // without looking for a reply to the capture: so does this, to give its answer.
+        let (stop, take) = if side == mover { (balance, balance + on_square) } else { (-balance, on_square - balance) };
+        if stop < 0 && take < 0 {
+            let standing =
+                if side == mover { balance.max(balance + on_square) } else { balance.min(balance - on_square) };
+            return standing >= threshold;
+        }
+        balance += if side == mover { on_square } else { -on_square };
+        on_square = nominal_of(p);
+        removed |= bit(sq.raw());
+        side = side.flip();
     }
-    if first - on_square >= threshold {
-        return true;
-    }
-    see(pos, m) >= threshold
 }
 
 #[cfg(test)]
