@@ -375,10 +375,20 @@ pub(crate) fn count(pos: &mut Position, depth: u32, walk: &Walk) -> u64 {
             }
         }
         let mut nodes = 0;
-        for &m in moves.iter() {
-            let undo = pos.make_from(m, &snapshot);
-            nodes += count(pos, depth - 1, walk);
-            pos.unmake(m, &undo);
+        if walk.table.is_some() {
+            for &m in moves.iter() {
+                let undo = pos.make_from(m, &snapshot);
+                nodes += count(pos, depth - 1, walk);
+                pos.unmake(m, &undo);
+            }
+        } else {
+            // Without a table nothing below reads the keys or the score: they are left as
+            // they are, stale, until the unmake puts the move back.
+            for &m in moves.iter() {
+                let undo = pos.make_unkeyed_from(m, &snapshot);
+                nodes += count(pos, depth - 1, walk);
+                pos.unmake_unkeyed(m, &undo);
+            }
         }
         nodes
     };
