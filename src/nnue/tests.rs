@@ -5,7 +5,7 @@ use super::*;
 use rand::{Rng, SeedableRng};
 
 /// Every network in `nets/`, oldest first.
-const KEPT: [&[u8]; 7] = [
+const KEPT: [&[u8]; 8] = [
     include_bytes!("../../nets/n1.nnue"),
     include_bytes!("../../nets/n2.nnue"),
     include_bytes!("../../nets/n3.nnue"),
@@ -13,6 +13,7 @@ const KEPT: [&[u8]; 7] = [
     include_bytes!("../../nets/n5.nnue"),
     include_bytes!("../../nets/n6.nnue"),
     include_bytes!("../../nets/n7.nnue"),
+    include_bytes!("../../nets/n8.nnue"),
 ];
 
 /// Random games from positions with castling (also Chess960), en passant and promotions:
@@ -312,12 +313,13 @@ fn both_sides_are_seen_alike() {
 }
 
 /// The shape of each kept network, from docs/networks.md: its hidden width and base.
-const KEPT_SHAPES: [(usize, Base); 7] = [
+const KEPT_SHAPES: [(usize, Base); 8] = [
     (128, Base::Full),
     (128, Base::Full),
     (128, Base::Light),
     (128, Base::Light),
     (128, Base::Light),
+    (256, Base::Light),
     (256, Base::Light),
     (256, Base::Light),
 ];
@@ -344,7 +346,7 @@ fn the_loader_takes_the_kept_networks_of_this_shape() {
             Err(e) => panic!("n{}: {e}", i + 1),
         }
     }
-    assert!(loaded >= 2, "n6 and n7 are of the embedded network's shape");
+    assert!(loaded >= 3, "n6 to n8 are of the embedded network's shape");
 }
 
 /// Damaged and foreign files are refused with the error that names the damage.
