@@ -5,7 +5,7 @@ use super::*;
 use rand::{Rng, SeedableRng};
 
 /// Every network in `nets/`, oldest first.
-const KEPT: [&[u8]; 8] = [
+const KEPT: [&[u8]; 9] = [
     include_bytes!("../../nets/n1.nnue"),
     include_bytes!("../../nets/n2.nnue"),
     include_bytes!("../../nets/n3.nnue"),
@@ -14,6 +14,7 @@ const KEPT: [&[u8]; 8] = [
     include_bytes!("../../nets/n6.nnue"),
     include_bytes!("../../nets/n7.nnue"),
     include_bytes!("../../nets/n8.nnue"),
+    include_bytes!("../../nets/n9.nnue"),
 ];
 
 /// Random games from positions with castling (also Chess960), en passant and promotions:
@@ -313,12 +314,13 @@ fn both_sides_are_seen_alike() {
 }
 
 /// The shape of each kept network, from docs/networks.md: its hidden width and base.
-const KEPT_SHAPES: [(usize, Base); 8] = [
+const KEPT_SHAPES: [(usize, Base); 9] = [
     (128, Base::Full),
     (128, Base::Full),
     (128, Base::Light),
     (128, Base::Light),
     (128, Base::Light),
+    (256, Base::Light),
     (256, Base::Light),
     (256, Base::Light),
     (256, Base::Light),
