@@ -145,7 +145,7 @@ fn read(args: &Args) -> Result<Vec<Game>, String> {
     };
     let mut games = Vec::new();
     let mut fault = None;
-    selfplay::read_games(&args.data.paths, args.data.max_games, args.threads, per_game, |block| {
+    selfplay::read_games(&args.data.paths, args.data.games(), args.threads, per_game, |block| {
         for g in block {
             match g {
                 Ok(g) => games.push(g),

@@ -24,6 +24,7 @@ use clap::ArgAction;
 use ox88::packed::{Record, RecordError, RECORD_BYTES};
 use std::fmt;
 use std::io::Read;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Game `n` is held out when `n % HOLDOUT == fold`.
@@ -95,8 +96,19 @@ pub struct Data {
     /// be made again from the same games.
     #[arg(long, value_name = "N")]
     pub max_games: Option<usize>,
+    /// Leave out the first N games (numbers, and so the held-out fold, stay as they are): a
+    /// network refined on a chunk's first games is refined again on the games it has not seen.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub skip_games: usize,
     #[command(flatten)]
     pub filter: Filter,
+}
+
+impl Data {
+    /// The numbers of the games to read.
+    pub fn games(&self) -> Range<usize> {
+        self.skip_games..self.max_games.unwrap_or(usize::MAX)
+    }
 }
 
 /// One whole game and its number across all the paths read.
@@ -209,7 +221,7 @@ where
         c.kept = kept.len();
         (held, kept, c)
     };
-    read_games(&data.paths, data.max_games, threads, per_game, |block| {
+    read_games(&data.paths, data.games(), threads, per_game, |block| {
         for (held, kept, c) in block {
             out.counts.add(&c);
             if held {
@@ -267,12 +279,12 @@ pub fn chunk_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// Reads the games of `paths` block by block, the first `max_games` of them if given:
-/// `per_game` runs on `threads` threads, and `sink` receives each block's results in game
-/// order.
+/// Reads the games of `paths` numbered in `games` (counting from 0 across the paths), block by
+/// block: `per_game` runs on `threads` threads, and `sink` receives each block's results in
+/// game order.
 pub fn read_games<G, F, K>(
     paths: &[PathBuf],
-    max_games: Option<usize>,
+    games: Range<usize>,
     threads: usize,
     per_game: F,
     sink: K,
@@ -282,13 +294,13 @@ where
     F: Fn(Game) -> G + Sync,
     K: FnMut(Vec<G>),
 {
-    read_games_in_blocks(paths, max_games.unwrap_or(usize::MAX), threads, BLOCK_RECORDS, per_game, sink)
+    read_games_in_blocks(paths, games, threads, BLOCK_RECORDS, per_game, sink)
 }
 
 /// `read_games` reading `block` records at a time.
 fn read_games_in_blocks<G, F, K>(
     paths: &[PathBuf],
-    max_games: usize,
+    games: Range<usize>,
     threads: usize,
     block: usize,
     per_game: F,
@@ -301,20 +313,20 @@ where
 {
     let mut number = 0;
     for path in chunk_files(paths)? {
-        if number >= max_games {
+        if number >= games.end {
             break;
         }
-        number = read_file(&path, number, max_games, threads, block.max(1), &per_game, &mut sink)?;
+        number = read_file(&path, number, &games, threads, block.max(1), &per_game, &mut sink)?;
     }
     Ok(())
 }
 
-/// Reads one chunk whose first game is numbered `number`, up to game `max_games`; returns
-/// the number after the last game read.
+/// Reads one chunk whose first game is numbered `number`, handing on the games numbered in
+/// `wanted`; returns the number after the last game read.
 fn read_file<G, F, K>(
     path: &Path,
     mut number: usize,
-    max_games: usize,
+    wanted: &Range<usize>,
     threads: usize,
     block: usize,
     per_game: &F,
@@ -331,6 +343,7 @@ where
     let mut left = file.metadata().map_err(fault)?.len() as usize / RECORD_BYTES;
     let mut bytes = vec![0u8; block.min(left) * RECORD_BYTES];
     let mut records: Vec<Record> = Vec::new();
+    let max_games = wanted.end;
     while left > 0 && number < max_games {
         let n = block.min(left);
         let read = &mut bytes[..n * RECORD_BYTES];
@@ -346,7 +359,10 @@ where
                 start = i + 1;
             }
         }
-        sink(map_games(&games, number, threads, per_game));
+        let skip = wanted.start.saturating_sub(number).min(games.len());
+        if skip < games.len() {
+            sink(map_games(&games[skip..], number + skip, threads, per_game));
+        }
         number += games.len();
         records.drain(..whole);
     }
@@ -429,7 +445,7 @@ mod tests {
             let per_game = |g: Game| (g.number, g.records.len(), g.records.iter().map(|r| r.score_white()).collect());
             read_games_in_blocks(
                 std::slice::from_ref(&dir),
-                usize::MAX,
+                0..usize::MAX,
                 threads,
                 block,
                 per_game,
@@ -455,7 +471,7 @@ mod tests {
                 let mut seen = Vec::new();
                 read_games_in_blocks(
                     std::slice::from_ref(&dir),
-                    max,
+                    0..max,
                     2,
                     block,
                     |g: Game| g.number,
@@ -468,6 +484,33 @@ mod tests {
         std::fs::remove_dir_all(&dir).expect("clean up");
     }
 
+    /// A range that starts later leaves out the games before it, inside a file or across
+    /// files, keeping the numbers of those it reads.
+    #[test]
+    fn reading_skips_the_games_before_the_range() {
+        let dir = scratch("skip");
+        std::fs::write(dir.join("a.bin"), chunk(&[3, 5, 2], 0)).expect("write");
+        std::fs::write(dir.join("b.bin"), chunk(&[4, 1], 0)).expect("write");
+        for block in [1, 3, BLOCK_RECORDS] {
+            for (range, want) in [(0..9, 0..5), (2..9, 2..5), (3..4, 3..4), (1..3, 1..3), (5..9, 5..5), (4..2, 4..4)] {
+                let mut seen = Vec::new();
+                read_games_in_blocks(
+                    std::slice::from_ref(&dir),
+                    range.clone(),
+                    2,
+                    block,
+                    |g: Game| (g.number, g.records.len()),
+                    |b: Vec<(usize, usize)>| seen.extend(b),
+                )
+                .expect("the chunks read");
+                let lengths = [3, 5, 2, 4, 1];
+                let expected: Vec<(usize, usize)> = want.clone().map(|n| (n, lengths[n])).collect();
+                assert_eq!(seen, expected, "range {range:?}, block {block}");
+            }
+        }
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
     /// The fold's games go to the held-out samples whole; the filters drop what they name.
     #[test]
     fn samples_hold_out_a_fold_and_filter() {
@@ -475,7 +518,7 @@ mod tests {
         let path = dir.join("c.bin");
         std::fs::write(&path, chunk(&[6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6], 0)).expect("write");
         let filter = Filter { skip_check: true, skip_tactical: true, skip_plies: 2, skip_mates: true };
-        let data = Data { paths: vec![path], fold: 1, max_games: None, filter };
+        let data = Data { paths: vec![path], fold: 1, max_games: None, skip_games: 0, filter };
         let read = samples(&data, 2, |r, label| Some((r.score_white(), label.result))).expect("the chunk reads");
         // Per game of six: plies 0 and 1 dropped, ply 4 in check; 2, 3 and 5 kept.
         let kept: Vec<i16> = read.train.iter().map(|s| s.0).collect();
