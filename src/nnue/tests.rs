@@ -4,18 +4,38 @@
 use super::*;
 use rand::{Rng, SeedableRng};
 
+/// A network kept in `nets/` and the shape docs/networks.md gives it.
+struct Kept {
+    name: &'static str,
+    bytes: &'static [u8],
+    hidden: usize,
+    base: Base,
+}
+
+/// `"name": hidden, base;` for each file `nets/name.nnue`.
+macro_rules! kept {
+    ($($name:literal: $hidden:literal, $base:ident;)*) => {
+        &[$(Kept {
+            name: $name,
+            bytes: include_bytes!(concat!("../../nets/", $name, ".nnue")),
+            hidden: $hidden,
+            base: Base::$base,
+        },)*]
+    };
+}
+
 /// Every network in `nets/`, oldest first.
-const KEPT: [&[u8]; 9] = [
-    include_bytes!("../../nets/n1.nnue"),
-    include_bytes!("../../nets/n2.nnue"),
-    include_bytes!("../../nets/n3.nnue"),
-    include_bytes!("../../nets/n4.nnue"),
-    include_bytes!("../../nets/n5.nnue"),
-    include_bytes!("../../nets/n6.nnue"),
-    include_bytes!("../../nets/n7.nnue"),
-    include_bytes!("../../nets/n8.nnue"),
-    include_bytes!("../../nets/n9.nnue"),
-];
+const KEPT: &[Kept] = kept! {
+    "n1": 128, Full;
+    "n2": 128, Full;
+    "n3": 128, Light;
+    "n4": 128, Light;
+    "n5": 128, Light;
+    "n6": 256, Light;
+    "n7": 256, Light;
+    "n8": 256, Light;
+    "n9": 256, Light;
+};
 
 /// Random games from positions with castling (also Chess960), en passant and promotions:
 /// after every move (and null move) the derived entry must equal a fresh sum.
@@ -96,11 +116,11 @@ fn the_file_names_its_base() {
 #[test]
 fn the_kept_networks_load_unchanged() {
     assert_eq!(NETWORK.to_bytes(), EMBEDDED);
-    for (i, bytes) in KEPT.into_iter().enumerate() {
-        assert_eq!(read_header(bytes).map(|h| h.buckets), Ok(1), "n{}", i + 1);
-        if read_i32(bytes, 8) as usize == HIDDEN {
-            let net: Box<Network<1>> = Box::new(parse(bytes));
-            assert_eq!(net.to_bytes(), bytes, "n{}", i + 1);
+    for k in KEPT {
+        assert_eq!(read_header(k.bytes).map(|h| h.buckets), Ok(1), "{}", k.name);
+        if read_i32(k.bytes, 8) as usize == HIDDEN {
+            let net: Box<Network<1>> = Box::new(parse(k.bytes));
+            assert_eq!(net.to_bytes(), k.bytes, "{}", k.name);
         }
     }
 }
@@ -109,9 +129,10 @@ fn the_kept_networks_load_unchanged() {
 /// and tells a damaged file from a good one instead of panicking.
 #[test]
 fn layers_read_back_and_damage_is_an_error() {
-    for bytes in KEPT {
-        let l = read_layers(bytes).expect("a kept network");
-        assert_eq!(file_bytes(l.scale, l.base, &l.w1, &l.b1, &l.w2, &l.b2), bytes);
+    for k in KEPT {
+        let l = read_layers(k.bytes).expect("a kept network");
+        assert_eq!((l.b1.len(), l.base), (k.hidden, k.base), "{}", k.name);
+        assert_eq!(file_bytes(l.scale, l.base, &l.w1, &l.b1, &l.w2, &l.b2), k.bytes, "{}", k.name);
     }
     let l = read_layers(EMBEDDED).expect("embedded");
     assert_eq!((l.b1.len(), l.b2.len(), l.base), (HIDDEN, BUCKETS, BASE));
@@ -313,19 +334,6 @@ fn both_sides_are_seen_alike() {
     }
 }
 
-/// The shape of each kept network, from docs/networks.md: its hidden width and base.
-const KEPT_SHAPES: [(usize, Base); 9] = [
-    (128, Base::Full),
-    (128, Base::Full),
-    (128, Base::Light),
-    (128, Base::Light),
-    (128, Base::Light),
-    (256, Base::Light),
-    (256, Base::Light),
-    (256, Base::Light),
-    (256, Base::Light),
-];
-
 /// The run-time loader takes every kept network of this build's shape, to the same weights
 /// as the compile-time parser, and refuses the others by what differs.
 #[test]
@@ -334,18 +342,18 @@ fn the_loader_takes_the_kept_networks_of_this_shape() {
     assert!(again.w1 == NETWORK.w1 && again.b1 == NETWORK.b1 && again.w2 == NETWORK.w2);
     assert_eq!((again.b2, again.scale, again.base), (NETWORK.b2, NETWORK.scale, NETWORK.base));
     let mut loaded = 0;
-    for (i, (bytes, (hidden, base))) in KEPT.into_iter().zip(KEPT_SHAPES).enumerate() {
-        match Network::from_bytes(bytes) {
+    for k in KEPT {
+        match Network::from_bytes(k.bytes) {
             Ok(net) => {
-                assert_eq!((hidden, base), (HIDDEN, BASE), "n{}", i + 1);
-                assert!(net.to_bytes() == bytes, "n{} reads back to other bytes", i + 1);
+                assert_eq!((k.hidden, k.base), (HIDDEN, BASE), "{}", k.name);
+                assert!(net.to_bytes() == k.bytes, "{} reads back to other bytes", k.name);
                 loaded += 1;
             }
             Err(NetworkFileError::OtherHidden { found, build }) => {
-                assert_eq!((found, build), (hidden, HIDDEN), "n{}", i + 1);
-                assert_ne!(hidden, HIDDEN, "n{}", i + 1);
+                assert_eq!((found, build), (k.hidden, HIDDEN), "{}", k.name);
+                assert_ne!(k.hidden, HIDDEN, "{}", k.name);
             }
-            Err(e) => panic!("n{}: {e}", i + 1),
+            Err(e) => panic!("{}: {e}", k.name),
         }
     }
     assert!(loaded >= 3, "n6 to n8 are of the embedded network's shape");
