@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """SPSA tuning of ox88's search numbers with a standard match runner (fastchess or cutechess-cli).
 
-    tools/spsa.py ENGINE --state FILE [--iterations N] [--run K] [--pairs P] [--tc TC]
+    tools/spsa.py ENGINE --state FILE [--iterations N] [--run K] [--pairs P] [--tc TC | --nodes M]
                   [--concurrency C] [--book FILE] [--inputs FILE] [--seed S] [--show]
 
 ENGINE is an ox88 built with `--features tune` (docs/tuning.md): its `spsa-inputs` command
@@ -164,9 +164,10 @@ def play(runner, engine, names, plus, minus, args, book, seed, pgn):
         out = ["-pgnout", pgn]
     if os.path.exists(pgn):
         os.remove(pgn)
+    limit = ["tc=inf", f"nodes={args.nodes}"] if args.nodes else ["tc=" + args.tc, "timemargin=100"]
     command = ([runner, "-engine"] + side("plus", plus) + ["-engine"] + side("minus", minus)
-               + ["-each", "proto=uci", "tc=" + args.tc, "timemargin=100",
-                  "-openings", "file=" + book, "format=epd", "order=random", "-srand", str(seed),
+               + ["-each", "proto=uci"] + limit
+               + ["-openings", "file=" + book, "format=epd", "order=random", "-srand", str(seed),
                   "-rounds", str(args.pairs), "-games", "2", "-repeat", "-concurrency", str(args.concurrency),
                   "-recover"] + out)
     done = subprocess.run(command, stdout=subprocess.DEVNULL if args.quiet else None)
@@ -226,6 +227,8 @@ def main(argv=None):
     ap.add_argument("--run", type=int, help="iterations to play now (default: up to N)")
     ap.add_argument("--pairs", type=int, default=8, help="game pairs per iteration (default 8)")
     ap.add_argument("--tc", default="8+0.08", help="time control of the runner (default 8+0.08)")
+    ap.add_argument("--nodes", type=int, help="nodes per move instead of a clock (the time manager's "
+                    "numbers then play no part: tune the others, with --inputs)")
     ap.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
     ap.add_argument("--book", help="EPD openings (default: 2000 from the engine's genfens)")
     ap.add_argument("--inputs", help="SPSA input lines from this file instead of the engine's spsa-inputs")
@@ -251,8 +254,8 @@ def main(argv=None):
         state = {"iteration": 0, "iterations": args.iterations, "seed": args.seed, "params": params,
                  "rng": random.Random(args.seed), "history": []}
         save(args.state, state)
-    if args.iterations <= 0 or args.pairs <= 0:
-        sys.exit("spsa: --iterations and --pairs must be positive")
+    if args.iterations <= 0 or args.pairs <= 0 or (args.nodes is not None and args.nodes <= 0):
+        sys.exit("spsa: --iterations, --pairs and --nodes must be positive")
     if args.show:
         show(state)
         print("\n".join(openbench_lines(state["params"])))

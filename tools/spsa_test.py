@@ -158,6 +158,18 @@ class Run(unittest.TestCase):
         self.assertIn("name=plus", calls[0])
         self.assertIn("name=minus", calls[0])
 
+    def test_a_node_limit_replaces_the_clock(self):
+        self.assertEqual(self.run_driver("--run", "1"), 0)
+        self.assertEqual(self.run_driver("--run", "1", "--nodes", "6000"), 0)
+        with open(self.runner + ".args") as fh:
+            clock, nodes = fh.read().splitlines()
+        self.assertIn("tc=8+0.08", clock)
+        self.assertNotIn("nodes=", clock)
+        self.assertIn("tc=inf nodes=6000", nodes)
+        self.assertNotIn("timemargin", nodes)
+        with self.assertRaises(SystemExit):
+            self.run_driver("--nodes", "0")
+
     def test_a_finished_run_plays_no_more(self):
         self.assertEqual(self.run_driver("--iterations", "2"), 0)
         self.assertEqual(self.run_driver("--show"), 0)
