@@ -36,6 +36,7 @@ const KEPT: &[Kept] = kept! {
     "n8": 256, Light;
     "n9": 256, Light;
     "n10": 256, Light;
+    "n11": 256, Light;
 };
 
 /// Random games from positions with castling (also Chess960), en passant and promotions:
