@@ -49,8 +49,8 @@ fn mate_in_two_found_by_depth_five() {
     // Two rooks, the ladder: 1.Ra7 (or 1.Rb7) and 2.Rb8#. A full-width search sees it at
     // depth 3; late-move pruning may close the quiet mating check at the node next to the
     // leaves, and the order of the many quiet rook moves (the network's scores, the small
-    // table here) may cost one more: the engine with `n8` sees it at depth 4 through UCI and
-    // at depth 5 in this search. Sparing quiet checks there cost Elo in timed SPRTs
+    // table here) may cost one more: the engine with `n11` sees it at depth 5, through UCI as
+    // in this search. Sparing quiet checks there cost Elo in timed SPRTs
     // (docs/testing-log.md), so the bound allows those plies.
     let (out, reports) = run("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", &[], depth(6));
     assert_eq!(last_score(&reports).1, Score::Mate(2));
