@@ -364,7 +364,7 @@ fn the_loader_takes_the_kept_networks_of_this_shape() {
             Err(e) => panic!("{}: {e}", k.name),
         }
     }
-    assert!(loaded >= 3, "n6 to n11 are of the embedded network's shape");
+    assert!(loaded >= 6, "n6 to n11 are of the embedded network's shape");
 }
 
 /// Damaged and foreign files are refused with the error that names the damage.
