@@ -37,6 +37,7 @@ const KEPT: &[Kept] = kept! {
     "n9": 256, Light;
     "n10": 256, Light;
     "n11": 256, Light;
+    "n12": 256, Light;
 };
 
 /// Random games from positions with castling (also Chess960), en passant and promotions:
@@ -364,7 +365,7 @@ fn the_loader_takes_the_kept_networks_of_this_shape() {
             Err(e) => panic!("{}: {e}", k.name),
         }
     }
-    assert!(loaded >= 6, "n6 to n11 are of the embedded network's shape");
+    assert!(loaded >= 7, "n6 to n12 are of the embedded network's shape");
 }
 
 /// Damaged and foreign files are refused with the error that names the damage.
