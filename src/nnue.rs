@@ -142,7 +142,7 @@ impl<const B: usize> Network<B> {
 /// The network file compiled into the binary, one of `nets/` (docs/networks.md says how each
 /// was made and which one plays).
 #[cfg(not(ox88_evalfile))]
-pub const EMBEDDED: &[u8] = include_bytes!("../nets/n11.nnue");
+pub const EMBEDDED: &[u8] = include_bytes!("../nets/n12.nnue");
 /// The file named by `OX88_EVALFILE` when the binary was built (`make EVALFILE=...`; the
 /// build script makes the path absolute), embedded instead of the default.
 #[cfg(ox88_evalfile)]
