@@ -21,9 +21,24 @@ pub(super) fn ray_index(step: Step) -> usize {
 /// The bit of the 0x88 square `sq` (on the board) in a 64-bit set, rank 8 first: a reach test
 /// is then one AND with the set of the squares a move changed.
 #[inline(always)]
-pub(super) const fn bit(sq: u8) -> u64 {
+pub(super) fn bit(sq: u8) -> u64 {
+    BITS[sq as usize]
+}
+
+const fn bit_of(sq: u8) -> u64 {
     1 << ((sq + (sq & 7)) >> 1 & 63)
 }
+
+/// [`bit`] by table: one load where the sum, shift and mask take four instructions.
+static BITS: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut sq = 0;
+    while sq < 256 {
+        table[sq] = bit_of(sq as u8);
+        sq += 1;
+    }
+    table
+};
 
 /// The 0x88 square of the only square in the [`bit`] set `set` (which must hold one).
 #[inline(always)]
@@ -44,7 +59,7 @@ static BEYOND: [[u64; 8]; 256] = {
                 let d = KING_STEPS[i] as i32;
                 let mut s = sq as i32 + d;
                 while s >= 0 && s < 128 && s & 0x88 == 0 {
-                    table[sq][i] |= bit(s as u8);
+                    table[sq][i] |= bit_of(s as u8);
                     s += d;
                 }
                 i += 1;
@@ -81,7 +96,7 @@ pub(super) static JUMPS: [u64; 256] = {
             while i < 8 {
                 let s = sq as i32 + KNIGHT_STEPS[i] as i32;
                 if s >= 0 && s < 128 && s & 0x88 == 0 {
-                    table[sq] |= bit(s as u8);
+                    table[sq] |= bit_of(s as u8);
                 }
                 i += 1;
             }
