@@ -35,6 +35,7 @@ use crate::position::{rights, Position};
 use crate::square::{Square, Step, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS};
 use crate::tables::{delta_index, step_between, ATTACK};
 
+mod evasions;
 mod sets;
 use sets::{bit, equal_bytes, line_to_first, nonzero_bytes, ray_index, square_of, JUMPS};
 
@@ -500,14 +501,6 @@ impl Position {
             }
         }
         set
-    }
-
-    /// Legal moves in check, by the generator.
-    #[inline(never)]
-    fn count_evasions(&self, threats: &Threats) -> u64 {
-        let mut counter = MoveCounter(0);
-        self.generate_with::<{ gen::ALL }, MoveCounter>(threats, &mut counter);
-        counter.0
     }
 
     /// King steps and castling, not in check.
