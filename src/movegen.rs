@@ -9,7 +9,7 @@
 //! - en passant, which can expose the king along the rank, is made and tested;
 //! - castling, in Chess960 generality, checks the squares between and the king's path.
 
-use crate::attacks::Threats;
+use crate::attacks::{pawn_origins, Threats, LEAPERS};
 use crate::mv::{Move, MoveList};
 use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::{rights, Position};
@@ -381,16 +381,39 @@ impl Position {
         })
     }
 
-    /// En passant removes two pieces from a line at once; make it on the board and look.
+    /// En passant removes two pieces from a line at once: whether the king is attacked once
+    /// the capturing pawn's square and the taken pawn's are empty and the target square filled,
+    /// looked at on the board as it is (a copy of the position would cost more than the look).
     pub(crate) fn en_passant_is_legal(&self, m: Move) -> bool {
         let us = self.side;
-        let captured = m.captured_square(us);
-        let mut board = self.clone();
-        let pawn = board.board[m.from().index()];
-        board.board[m.from().index()] = Piece::NONE;
-        board.board[captured.index()] = Piece::NONE;
-        board.board[m.to().index()] = pawn;
-        !board.is_attacked(self.king(us), us.flip())
+        let them = us.flip();
+        let king = self.king(us);
+        let (from, to, taken) = (m.from().raw(), m.to().raw(), m.captured_square(us).raw());
+        let their_pawn = Piece::new(them, Kind::Pawn);
+        if pawn_origins(king, them)
+            .iter()
+            .any(|&sq| sq & 0x88 == 0 && sq != taken && self.board[sq as usize] == their_pawn)
+        {
+            return false;
+        }
+        for &sq in self.officers(them) {
+            let hit = ATTACK[delta_index(sq, king)] & self.board[sq.index()].flags();
+            if hit == 0 {
+                continue;
+            }
+            if hit & LEAPERS != 0 {
+                return false;
+            }
+            let step = STEP[delta_index(king, sq)] as u8;
+            let mut on = king.raw().wrapping_add(step);
+            while on != sq.raw() && on != to && (self.board[on as usize].is_none() || on == from || on == taken) {
+                on = on.wrapping_add(step);
+            }
+            if on == sq.raw() {
+                return false;
+            }
+        }
+        true
     }
 
     /// King steps (castling aside).
