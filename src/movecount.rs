@@ -3,9 +3,11 @@
 //! Most positions at the leaves of a perft tree are not in check and have few pinned pieces,
 //! so the counter handles that case on its own terms: a knight's moves are the sum of eight
 //! "empty or enemy" tests, a slider's the lengths of its rays plus one for an enemy at the
-//! end, a pawn's a handful of tests added up, all without a branch per move. Positions in
-//! check, pinned pieces, castling, en passant and the king keep the generator's own code with
-//! a counting sink, so every count has one source of truth for legality.
+//! end, a pawn's a handful of tests added up, all without a branch per move. Pinned pawns,
+//! castling, en passant and the king keep the generator's own code with a counting sink, so
+//! those counts have one source of truth for legality. A side in check counts its evasions
+//! from the few squares that answer the check (`evasions.rs`); the differential test holds
+//! every count to the mailbox generator's.
 //!
 //! [`Position::perft2`] counts two plies. The replies to different moves of one position are
 //! counted over the same opponent pieces on nearly the same board: a move changes two squares
