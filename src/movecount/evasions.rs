@@ -9,7 +9,7 @@
 use crate::attacks::{pawn_origins, Threats};
 use crate::movegen::gen;
 use crate::mv::Move;
-use crate::piece::{flag, Kind, Piece};
+use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::Position;
 use crate::square::Square;
 use crate::tables::{delta_index, ATTACK};
@@ -28,7 +28,9 @@ impl Position {
         let c = us.index();
         let pawn = Piece::new(us, Kind::Pawn);
         let forward = us.forward() as u8;
-        let (last_row, double_row) = if c == 0 { (0, 4) } else { (7, 3) };
+        // Rows count down the board from rank 8 (row 0): where a pawn promotes, and where a
+        // double step lands.
+        let (last_row, double_row) = if us == Color::White { (0, 4) } else { (7, 3) };
         // A free pawn of ours on `sq` (a square off the board holds none).
         let free_pawn = |sq: u8| {
             sq & 0x88 == 0
