@@ -8,7 +8,6 @@
 
 use crate::attacks::{pawn_origins, Threats};
 use crate::movegen::gen;
-use crate::mv::Move;
 use crate::piece::{flag, Color, Kind, Piece};
 use crate::position::Position;
 use crate::square::Square;
@@ -79,15 +78,11 @@ impl Position {
                 break;
             }
         }
-        // En passant can take a checking pawn, or land on the checking line: the generator's
-        // full test decides, pinned pawn or not.
+        // En passant can take a checking pawn, or block: the full test decides. A pinned pawn
+        // never can: it lands on its pin line, which meets a checking line only at the king,
+        // and the pawn it takes attacks no square of that line.
         if let Some(ep) = self.en_passant {
-            let behind = ep.raw().wrapping_sub(forward);
-            for from in [behind.wrapping_sub(1), behind.wrapping_add(1)] {
-                if from & 0x88 == 0 && self.board[from as usize] == pawn {
-                    n += self.en_passant_is_legal(Move::en_passant(Square::from_index_unchecked(from), ep)) as u64;
-                }
-            }
+            n += self.count_en_passant_to(ep, threats);
         }
         n
     }
