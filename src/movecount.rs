@@ -624,7 +624,7 @@ impl Position {
 
     /// En passant captures onto `ep` by unpinned pawns, each by the full legality test.
     #[inline(never)]
-    pub(super) fn count_en_passant_to(&self, ep: Square, threats: &Threats) -> u64 {
+    fn count_en_passant_to(&self, ep: Square, threats: &Threats) -> u64 {
         let us = self.side;
         let pawn = Piece::new(us, Kind::Pawn);
         let behind = ep.raw().wrapping_sub(us.forward() as u8);

@@ -81,9 +81,6 @@ impl Position {
         // En passant can take a checking pawn, or block: the full test decides. A pinned pawn
         // never can: it lands on its pin line, which meets a checking line only at the king,
         // and the pawn it takes attacks no square of that line.
-        if let Some(ep) = self.en_passant {
-            n += self.count_en_passant_to(ep, threats);
-        }
-        n
+        n + self.count_en_passant(threats)
     }
 }
