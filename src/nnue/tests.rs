@@ -38,6 +38,7 @@ const KEPT: &[Kept] = kept! {
     "n10": 256, Light;
     "n11": 256, Light;
     "n12": 256, Light;
+    "n13": 256, Light;
 };
 
 /// Random games from positions with castling (also Chess960), en passant and promotions:
@@ -126,6 +127,21 @@ fn the_kept_networks_load_unchanged() {
             assert_eq!(net.to_bytes(), k.bytes, "{}", k.name);
         }
     }
+}
+
+/// The list above names every file in `nets/`, so a new network cannot skip these tests.
+#[test]
+fn every_file_in_nets_is_listed() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/nets");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .expect("nets/ beside Cargo.toml")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|name| name.strip_suffix(".nnue").map(str::to_owned))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = KEPT.iter().map(|k| k.name.to_owned()).collect();
+    listed.sort();
+    assert_eq!(files, listed);
 }
 
 /// `read_layers` reads every kept network, whatever its width, back to its own bytes,
