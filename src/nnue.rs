@@ -10,6 +10,12 @@
 //! in the output layer. The activation is a squared clipped ReLU, the output a logit, turned
 //! into centipawns by the network's own `scale` (fitted to the search scores of its data).
 //!
+//! King buckets: the input layer may hold several sets of the 768 rows, one per region of
+//! the board where the perspective's own king stands (the file's map, [`Network::kings`]),
+//! so that a piece's worth can depend on where its own king is. A king move into another
+//! region sums that perspective's accumulator from scratch. One king bucket is the plain
+//! network.
+//!
 //! Output buckets: the output layer may hold several sets of weights and biases, one per
 //! band of material (the number of pieces on the board, [`bucket`]), so that an end game and
 //! a middle game read the same hidden layer differently. The file says how many
@@ -18,19 +24,21 @@
 //! Quantisation: first-layer weights and biases times `QA`, output weights times `QB`,
 //! so the accumulators are exact integers and incremental updates never drift.
 
-use crate::mv::Move;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::Square;
-use crate::value::MAX_PLY;
 
 mod format;
+mod kings;
 mod simd;
+mod stack;
 
 use format::{embedded_header, parse, Header};
 pub use format::{file_bytes, read_layers, Layers, NetworkFileError, NetworkLoadError};
 #[cfg(test)]
-use format::{read_header, read_i32, MAGIC, MAGIC_BASE, MAGIC_BUCKETS};
+use format::{read_header, read_i32, MAGIC, MAGIC_BASE, MAGIC_BUCKETS, MAGIC_KINGS};
+pub use kings::{king_layout, oriented, KING_LAYOUTS, MAX_KINGS};
+pub use stack::AccumulatorStack;
 
 pub const INPUTS: usize = 768;
 /// The embedded file's header: its width, bucket count and base are this build's.
@@ -44,6 +52,8 @@ pub const QB: i32 = 64;
 pub const BUCKETS: usize = EMBEDDED_HEADER.buckets;
 /// One bucket per piece count (2 to 32) at most: more could never all be used.
 pub const MAX_BUCKETS: usize = 31;
+/// The number of king buckets, read from the embedded file like `HIDDEN`.
+pub const KINGS: usize = EMBEDDED_HEADER.kings;
 
 /// What a network's output is added to: it was trained on what that base leaves unexplained,
 /// so the engine must evaluate with the same base.
@@ -106,11 +116,13 @@ pub const fn bucket(pieces: usize, buckets: usize) -> usize {
     past_kings * buckets / 31
 }
 
-/// A quantised network with `B` output buckets (the embedded network's by default). The
-/// engine plays with `Network`; tests build others to check the format and the buckets.
+/// A quantised network with `B` output buckets and `K` king buckets (the embedded network's
+/// by default). The engine plays with `Network`; tests build others to check the format and
+/// the buckets.
 #[derive(Clone)]
-pub struct Network<const B: usize = BUCKETS> {
-    pub w1: [i16; INPUTS * HIDDEN],
+pub struct Network<const B: usize = BUCKETS, const K: usize = KINGS> {
+    /// Per king bucket, a row of `HIDDEN` weights for each of the 768 inputs.
+    pub w1: [[i16; INPUTS * HIDDEN]; K],
     pub b1: [i16; HIDDEN],
     /// Per bucket, the output weights: the side to move's half first.
     pub w2: [[i16; 2 * HIDDEN]; B],
@@ -119,6 +131,9 @@ pub struct Network<const B: usize = BUCKETS> {
     pub scale: i32,
     /// What the output is added to.
     pub base: Base,
+    /// The king bucket of each square of a perspective's own king, as that side sees the
+    /// board ([`oriented`]); every entry is below `K` (the readers check it).
+    pub kings: [u8; 64],
 }
 
 /// The input index of `piece` on `sq` as `perspective` sees it.
@@ -132,10 +147,55 @@ pub const fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
     (if own { 0 } else { 384 }) + piece.kind().index() * 64 + square
 }
 
-impl<const B: usize> Network<B> {
+impl<const B: usize, const K: usize> Network<B, K> {
     pub fn to_bytes(&self) -> Vec<u8> {
+        let w1: Vec<i16> = self.w1.iter().flatten().copied().collect();
         let w2: Vec<i16> = self.w2.iter().flatten().copied().collect();
-        file_bytes(self.scale, self.base, &self.w1, &self.b1, &w2, &self.b2)
+        file_bytes(self.scale, self.base, &self.kings, &w1, &self.b1, &w2, &self.b2)
+    }
+
+    /// A network of zeros on the heap: a king-bucketed one is megabytes, more than a
+    /// thread's stack may hold on its way to the heap.
+    pub(crate) fn boxed_zero() -> Box<Network<B, K>> {
+        let layout = std::alloc::Layout::new::<Network<B, K>>();
+        // SAFETY: the layout is the type's own (never of size 0: it holds the biases); every
+        // field is an integer, an array of integers or a `Base` (`repr(u32)`, whose 0 is
+        // `Base::Full`), so the zeroed memory is a valid value, which the box then owns.
+        unsafe {
+            let p = std::alloc::alloc_zeroed(layout) as *mut Network<B, K>;
+            if p.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Box::from_raw(p)
+        }
+    }
+
+    /// The king bucket `perspective` reads its inputs through, with its king on `king`.
+    #[inline(always)]
+    pub fn king_bucket(&self, perspective: Color, king: Square) -> usize {
+        if K == 1 {
+            0
+        } else {
+            self.kings[oriented(perspective, king)] as usize
+        }
+    }
+
+    /// The weights of input `f` in king bucket `kb`.
+    #[inline(always)]
+    pub(crate) fn row(&self, kb: usize, f: usize) -> &[i16] {
+        &self.w1[kb][f * HIDDEN..(f + 1) * HIDDEN]
+    }
+
+    /// `perspective`'s accumulator of `pos` from scratch.
+    fn refresh_side(&self, pos: &Position, perspective: Color) -> Accumulator {
+        let kb = self.king_bucket(perspective, pos.king(perspective));
+        let mut acc = Accumulator(self.b1);
+        for c in [Color::White, Color::Black] {
+            for &sq in pos.pieces(c) {
+                acc.add(self.row(kb, feature(perspective, pos.piece_at(sq), sq)));
+            }
+        }
+        acc
     }
 }
 
@@ -148,6 +208,9 @@ pub const EMBEDDED: &[u8] = include_bytes!("../nets/n12.nnue");
 #[cfg(ox88_evalfile)]
 pub const EMBEDDED: &[u8] = include_bytes!(env!("OX88_EVALFILE_PATH"));
 /// The embedded network: the default of every search, and what `EvalFile` falls back to.
+// A king-bucketed file has millions of weights to read at compile time: more steps than the
+// compiler's patience for a constant, which is a lint, not a limit.
+#[allow(long_running_const_eval)]
 pub static NETWORK: Network = parse(EMBEDDED);
 
 /// One perspective's hidden sums.
@@ -157,39 +220,27 @@ pub struct Accumulator(pub [i16; HIDDEN]);
 
 impl Accumulator {
     #[inline]
-    pub fn add<const B: usize>(&mut self, net: &Network<B>, f: usize) {
-        let row = &net.w1[f * HIDDEN..(f + 1) * HIDDEN];
+    pub fn add(&mut self, row: &[i16]) {
         for (a, w) in self.0.iter_mut().zip(row) {
             *a = a.wrapping_add(*w);
-        }
-    }
-
-    #[inline]
-    pub fn sub<const B: usize>(&mut self, net: &Network<B>, f: usize) {
-        let row = &net.w1[f * HIDDEN..(f + 1) * HIDDEN];
-        for (a, w) in self.0.iter_mut().zip(row) {
-            *a = a.wrapping_sub(*w);
         }
     }
 }
 
 /// Both perspectives' accumulators from scratch (White's first).
-pub fn refresh<const B: usize>(net: &Network<B>, pos: &Position) -> [Accumulator; 2] {
-    let mut acc = [Accumulator(net.b1), Accumulator(net.b1)];
-    for c in [Color::White, Color::Black] {
-        for &sq in pos.pieces(c) {
-            let piece = pos.piece_at(sq);
-            acc[0].add(net, feature(Color::White, piece, sq));
-            acc[1].add(net, feature(Color::Black, piece, sq));
-        }
-    }
-    acc
+pub fn refresh<const B: usize, const K: usize>(net: &Network<B, K>, pos: &Position) -> [Accumulator; 2] {
+    [net.refresh_side(pos, Color::White), net.refresh_side(pos, Color::Black)]
 }
 
 /// The output in centipawns for the side whose accumulator is `us`, through the output
 /// weights of `bucket`.
 #[inline]
-pub fn output<const B: usize>(net: &Network<B>, us: &Accumulator, them: &Accumulator, bucket: usize) -> i32 {
+pub fn output<const B: usize, const K: usize>(
+    net: &Network<B, K>,
+    us: &Accumulator,
+    them: &Accumulator,
+    bucket: usize,
+) -> i32 {
     let w2 = &net.w2[bucket];
     let sum = simd::activated_dot(&us.0, &w2[..HIDDEN]) + simd::activated_dot(&them.0, &w2[HIDDEN..]);
     centipawns(sum, net.b2[bucket], net.scale)
@@ -220,138 +271,14 @@ pub const fn centipawns(sum: i32, bias: i32, scale: i32) -> i32 {
 }
 
 /// The network's output for the side to move of `pos`, from scratch.
-pub fn evaluate<const B: usize>(net: &Network<B>, pos: &Position) -> i32 {
+pub fn evaluate<const B: usize, const K: usize>(net: &Network<B, K>, pos: &Position) -> i32 {
     output_for(net, &refresh(net, pos), pos)
-}
-
-/// What a move changes on the board, as feature rows: at most two pieces placed and two
-/// lifted (castling, a capture). A null move changes nothing.
-#[derive(Clone, Copy)]
-struct Delta {
-    adds: [(Piece, Square); 2],
-    subs: [(Piece, Square); 2],
-    n_add: u8,
-    n_sub: u8,
-}
-
-impl Delta {
-    const NULL: Delta = Delta {
-        adds: [(Piece::NONE, Square::from_index64(0)); 2],
-        subs: [(Piece::NONE, Square::from_index64(0)); 2],
-        n_add: 0,
-        n_sub: 0,
-    };
-
-    fn of(pos: &Position, m: Move) -> Delta {
-        let (from, to) = (m.from(), m.to());
-        let piece = pos.piece_at(from);
-        let mut d = Delta { adds: [(piece, to); 2], subs: [(piece, from); 2], n_add: 1, n_sub: 1 };
-        if m.is_castle() {
-            let rook = pos.piece_at(to);
-            d.adds = [(piece, m.castle_king_target()), (rook, m.castle_rook_target())];
-            d.subs[1] = (rook, to);
-            d.n_add = 2;
-            d.n_sub = 2;
-        } else {
-            let captured_sq = m.captured_square(piece.color());
-            let captured = pos.piece_at(captured_sq);
-            if captured.is_some() {
-                d.subs[1] = (captured, captured_sq);
-                d.n_sub = 2;
-            }
-            if let Some(kind) = m.promotion_kind() {
-                d.adds[0] = (Piece::new(piece.color(), kind), to);
-            }
-        }
-        d
-    }
-}
-
-/// The accumulators along a search path: entry `ply` belongs to the position at that ply.
-/// A move made records only what it changes; the entry is derived from the one before, by
-/// those few rows instead of summing every piece again, when an evaluation first asks for it.
-/// Many nodes never evaluate (a hash cut-off, an evaluation found in the cache), and their
-/// updates are never paid for.
-pub struct AccumulatorStack {
-    acc: Box<[[Accumulator; 2]; MAX_PLY + 4]>,
-    /// `delta[p]` turns entry `p - 1` into entry `p`.
-    delta: Box<[Delta; MAX_PLY + 4]>,
-    computed: [bool; MAX_PLY + 4],
-}
-
-impl Default for AccumulatorStack {
-    fn default() -> Self {
-        AccumulatorStack {
-            acc: Box::new([[Accumulator([0; HIDDEN]); 2]; MAX_PLY + 4]),
-            delta: Box::new([Delta::NULL; MAX_PLY + 4]),
-            computed: [false; MAX_PLY + 4],
-        }
-    }
-}
-
-impl AccumulatorStack {
-    /// Sets the root (ply 0) from scratch.
-    pub fn set_root<const B: usize>(&mut self, net: &Network<B>, pos: &Position) {
-        self.acc[0] = refresh(net, pos);
-        self.computed[0] = true;
-    }
-
-    /// Records `m`, played in `pos` (the position before the move), as the step to `ply + 1`.
-    #[inline]
-    pub fn push(&mut self, ply: usize, pos: &Position, m: Move) {
-        self.delta[ply + 1] = Delta::of(pos, m);
-        self.computed[ply + 1] = false;
-    }
-
-    /// The step to `ply + 1` is a null move: the pieces stay.
-    #[inline]
-    pub fn push_null(&mut self, ply: usize) {
-        self.delta[ply + 1] = Delta::NULL;
-        self.computed[ply + 1] = false;
-    }
-
-    /// The accumulators of the position at `ply` (White's first), derived now from the
-    /// nearest entry below that is up to date.
-    #[inline]
-    pub fn get<const B: usize>(&mut self, net: &Network<B>, ply: usize) -> &[Accumulator; 2] {
-        let mut base = ply;
-        while !self.computed[base] {
-            base -= 1;
-        }
-        for p in base + 1..=ply {
-            self.derive(net, p);
-            self.computed[p] = true;
-        }
-        &self.acc[ply]
-    }
-
-    fn derive<const B: usize>(&mut self, net: &Network<B>, p: usize) {
-        let d = self.delta[p];
-        let (before, after) = self.acc.split_at_mut(p);
-        let prev = &before[p - 1];
-        let next = &mut after[0];
-        if d.n_add == 0 {
-            *next = *prev;
-            return;
-        }
-        for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            let row = |(piece, sq): (Piece, Square)| {
-                let f = feature(perspective, piece, sq);
-                &net.w1[f * HIDDEN..(f + 1) * HIDDEN]
-            };
-            let sub1 = (d.n_sub == 2).then(|| row(d.subs[1]));
-            simd::update(&mut next[side].0, &prev[side].0, row(d.adds[0]), row(d.subs[0]), sub1);
-            if d.n_add == 2 {
-                next[side].add(net, feature(perspective, d.adds[1].0, d.adds[1].1));
-            }
-        }
-    }
 }
 
 /// The network's output for the side to move of `pos`, from the accumulators of `pos`, through
 /// the output bucket of its piece count (which the piece lists keep, so it costs two loads).
 #[inline]
-pub fn output_for<const B: usize>(net: &Network<B>, acc: &[Accumulator; 2], pos: &Position) -> i32 {
+pub fn output_for<const B: usize, const K: usize>(net: &Network<B, K>, acc: &[Accumulator; 2], pos: &Position) -> i32 {
     let s = pos.side_to_move().index();
     let pieces = pos.pieces(Color::White).len() + pos.pieces(Color::Black).len();
     output(net, &acc[s], &acc[1 - s], bucket(pieces, B))

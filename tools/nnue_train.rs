@@ -8,7 +8,10 @@
 //! have (`K` below), so the search's margins keep their meaning. With `--buckets N` the
 //! output layer has N sets of weights and a bias each, and a position trains and uses the
 //! set of its piece count (`nnue::bucket`, shared with the engine); one bucket (the default)
-//! is the plain network, trained and written exactly as before buckets existed.
+//! is the plain network, trained and written exactly as before buckets existed. With
+//! `--king-buckets N` the input layer has N sets of rows, one per region of the board where
+//! the perspective's own king stands (`nnue::KING_LAYOUTS`); a one-king-bucket `--init` file
+//! goes to every region, so training starts from the network it was.
 //!
 //! Method: quiet positions only, as `tools/selfplay.rs` filters them (side to move not in
 //! check, no capture or promotion played, not among a game's first plies, no mate score);
@@ -22,18 +25,21 @@
 //!
 //! `cargo run --release --example nnue_train -- DATA [DATA ...] [--epochs N] [--lr X]
 //!  [--schedule step|cosine] [--weight-decay W] [--lambda L] [--batch B] [--threads T] [--seed S] [--out FILE] [--residual | --base B] [--hidden H]
-//!  [--buckets N] [--fold K] [--init FILE]
+//!  [--buckets N] [--king-buckets N] [--fold K] [--init FILE]
 //!  [--skip-check=BOOL] [--skip-tactical=BOOL] [--skip-plies N] [--skip-mates=BOOL]`
 //! (DATA: a chunk's `.bin` or a directory of them; defaults: 20 epochs, lr 0.001 with the
 //! step schedule, no weight decay, lambda 0.5,
-//! batch 16384, 2 threads, seed 1, `ox88.nnue`, 128 hidden, 1 bucket, fold 0, the filters
+//! batch 16384, 2 threads, seed 1, `ox88.nnue`, 128 hidden, 1 bucket, 1 king bucket, fold 0, the filters
 //! on, 8 plies skipped;
 //! `--help` lists them)
 
 use clap::Parser;
-use ox88::nnue::{activated, bucket, centipawns, feature, file_bytes, read_layers, Base, INPUTS, MAX_BUCKETS, QA, QB};
+use ox88::nnue::{
+    activated, bucket, centipawns, feature, file_bytes, king_layout, oriented, read_layers, Base, INPUTS, KING_LAYOUTS,
+    MAX_BUCKETS, QA, QB,
+};
 use ox88::packed::Record;
-use ox88::piece::Color;
+use ox88::piece::{Color, Kind};
 use rand::{Rng, SeedableRng};
 
 #[path = "selfplay.rs"]
@@ -89,6 +95,11 @@ struct Args {
     /// more write the bucketed file format, which the engine reads when it embeds one.
     #[arg(long, default_value_t = 1, value_parser = bucket_count)]
     buckets: usize,
+    /// King buckets: the input layer gets one set of rows per region of the board where the
+    /// perspective's own king stands (1, 4 or 7; see `nnue::KING_LAYOUTS`). 1 is the plain
+    /// network; more write the king-bucketed file format.
+    #[arg(long, default_value_t = 1, value_parser = king_bucket_count)]
+    king_buckets: usize,
     /// Start from this network file instead of random weights: a network refined on new
     /// games keeps what it learnt from games that are gone. Its base must be the one asked
     /// for; a narrower file is widened to `--hidden` and a one-bucket file given `--buckets`
@@ -153,11 +164,19 @@ fn bucket_count(s: &str) -> Result<usize, String> {
     Ok(n)
 }
 
+fn king_bucket_count(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|e| format!("{e}"))?;
+    king_layout(n).map(|_| n).ok_or_else(|| {
+        let offered: Vec<String> = KING_LAYOUTS.iter().map(|(k, _)| k.to_string()).collect();
+        format!("{n} king buckets: the layouts have {}", offered.join(", "))
+    })
+}
+
 /// The clip that keeps `QA * w` inside an `i16` with room for sums.
 const CLIP: f32 = 1.98;
 
 struct Sample {
-    /// Features seen from White; Black's are derived (`feature` of the flipped view).
+    /// Input rows seen from White and from Black (the king bucket's offset included).
     white: [u16; 32],
     black: [u16; 32],
     len: u8,
@@ -170,7 +189,7 @@ struct Sample {
     base: f32,
 }
 
-fn sample(r: &Record, label: Label, base: Base) -> Option<Sample> {
+fn sample(r: &Record, label: Label, base: Base, kings: &[u8; 64]) -> Option<Sample> {
     let mut s = Sample {
         white: [0; 32],
         black: [0; 32],
@@ -183,13 +202,19 @@ fn sample(r: &Record, label: Label, base: Base) -> Option<Sample> {
     if base != Base::None {
         s.base = ox88::eval::evaluate_base(&r.position().ok()?, base) as f32;
     }
-    for (sq, piece) in r.pieces().ok()? {
+    let pieces = r.pieces().ok()?;
+    let king_row = |perspective: Color| -> Option<usize> {
+        let (sq, _) = pieces.iter().find(|(_, p)| p.kind() == Kind::King && p.color() == perspective)?;
+        Some(kings[oriented(perspective, *sq)] as usize * INPUTS)
+    };
+    let (white_row, black_row) = (king_row(Color::White)?, king_row(Color::Black)?);
+    for (sq, piece) in pieces {
         let i = s.len as usize;
         if i == 32 {
             return None;
         }
-        s.white[i] = feature(Color::White, piece, sq) as u16;
-        s.black[i] = feature(Color::Black, piece, sq) as u16;
+        s.white[i] = (white_row + feature(Color::White, piece, sq)) as u16;
+        s.black[i] = (black_row + feature(Color::Black, piece, sq)) as u16;
         s.len += 1;
     }
     Some(s)
@@ -227,18 +252,22 @@ struct Net {
     h: usize,
     /// Output buckets.
     buckets: usize,
-    w1: Vec<f32>, // INPUTS x h
+    /// The king bucket of each square (`nnue::oriented`); the input layer has a set of rows
+    /// for each.
+    map: [u8; 64],
+    w1: Vec<f32>, // kings x INPUTS x h
     b1: Vec<f32>, // h
     w2: Vec<f32>, // buckets x 2 x h
     b2: Vec<f32>, // buckets
 }
 
 impl Net {
-    fn zero(h: usize, buckets: usize) -> Net {
+    fn zero(h: usize, buckets: usize, kings: usize) -> Net {
         Net {
             h,
             buckets,
-            w1: vec![0.0; INPUTS * h],
+            map: king_layout(kings).expect("a layout the arguments checked"),
+            w1: vec![0.0; kings * INPUTS * h],
             b1: vec![0.0; h],
             w2: vec![0.0; buckets * 2 * h],
             b2: vec![0.0; buckets],
@@ -247,9 +276,9 @@ impl Net {
 
     /// Bucket 0's output weights are drawn first, so one bucket draws what the network of
     /// the same seed did before buckets existed.
-    fn random(h: usize, buckets: usize, seed: u64) -> Net {
+    fn random(h: usize, buckets: usize, kings: usize, seed: u64) -> Net {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut n = Net::zero(h, buckets);
+        let mut n = Net::zero(h, buckets, kings);
         let a = (1.0 / 32f32).sqrt();
         for w in &mut n.w1 {
             *w = rng.gen_range(-a..a);
@@ -264,23 +293,30 @@ impl Net {
     /// The float weights a quantised file stands for, grown to `h` hidden units and
     /// `buckets` output buckets when the file has fewer: the new units get random input
     /// weights (those of `Net::random` for `seed`) and zero output weights, and a one-bucket
-    /// file's output layer goes to every bucket, so the grown network evaluates exactly as
-    /// the file does and training starts from there.
-    fn from_file(path: &str, h: usize, buckets: usize, base: Base, seed: u64) -> Result<Net, String> {
+    /// file's output layer goes to every bucket and a one-king-bucket file's input layer to
+    /// every king bucket, so the grown network evaluates exactly as the file does and
+    /// training starts from there.
+    fn from_file(path: &str, h: usize, buckets: usize, kings: usize, base: Base, seed: u64) -> Result<Net, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         let l = read_layers(&bytes).map_err(|e| format!("{path}: {e}"))?;
         let (h0, buckets0) = (l.b1.len(), l.b2.len());
-        if h0 > h || !(buckets0 == buckets || buckets0 == 1) || l.base != base {
+        let kings0 = l.w1.len() / (INPUTS * h0);
+        let mut n = Net::random(h, buckets, kings, seed);
+        let same_kings = kings0 == kings && l.kings == n.map;
+        if h0 > h || !(buckets0 == buckets || buckets0 == 1) || !(same_kings || kings0 == 1) || l.base != base {
             return Err(format!(
-                "{path}: {h0} hidden, {buckets0} buckets, base {:?}; asked for {h}, {buckets}, {base:?} \
-                 (a network can be widened, and a one-bucket one given buckets, not the reverse)",
+                "{path}: {h0} hidden, {buckets0} buckets, {kings0} king buckets, base {:?}; asked for {h}, \
+                 {buckets}, {kings}, {base:?} (a network can be widened, and a one-bucket one given buckets or \
+                 king buckets, not the reverse)",
                 l.base
             ));
         }
-        let mut n = Net::random(h, buckets, seed);
-        for (i, row) in l.w1.chunks_exact(h0).enumerate() {
-            for (j, &w) in row.iter().enumerate() {
-                n.w1[i * h + j] = w as f32 / QA as f32;
+        for k in 0..kings {
+            let k0 = if kings0 == 1 { 0 } else { k };
+            for (i, row) in l.w1[k0 * INPUTS * h0..(k0 + 1) * INPUTS * h0].chunks_exact(h0).enumerate() {
+                for (j, &w) in row.iter().enumerate() {
+                    n.w1[(k * INPUTS + i) * h + j] = w as f32 / QA as f32;
+                }
             }
         }
         for (dst, &b) in n.b1.iter_mut().zip(&l.b1) {
@@ -405,6 +441,7 @@ fn held_error(net: &Net, held: &[Sample], threads: usize) -> f64 {
 /// `QA * QB`, and the centipawns per unit of the output logit.
 struct Quantised {
     h: usize,
+    map: [u8; 64],
     w1: Vec<i16>,
     b1: Vec<i16>,
     /// Per bucket, the side to move's half first.
@@ -421,6 +458,7 @@ fn quantise(net: &Net, k: f64) -> Quantised {
     let scale = (400.0 / (k * std::f64::consts::LN_10)).round() as i32;
     Quantised {
         h: net.h,
+        map: net.map,
         w1: q(&net.w1, QA),
         b1: q(&net.b1, QA),
         w2: q(&net.w2, QB),
@@ -431,7 +469,7 @@ fn quantise(net: &Net, k: f64) -> Quantised {
 
 impl Quantised {
     fn file(&self, base: Base) -> Vec<u8> {
-        file_bytes(self.scale, base, &self.w1, &self.b1, &self.w2, &self.b2)
+        file_bytes(self.scale, base, &self.map, &self.w1, &self.b1, &self.w2, &self.b2)
     }
 
     /// The network's output in centipawns for the side to move, in the engine's integers:
@@ -480,12 +518,14 @@ fn main() {
     };
     // Read before the data, so that a wrong file is told at once.
     let init = args.init.as_ref().map(|path| {
-        Net::from_file(path, args.hidden, args.buckets, base, args.seed).unwrap_or_else(|e| {
+        Net::from_file(path, args.hidden, args.buckets, args.king_buckets, base, args.seed).unwrap_or_else(|e| {
             eprintln!("cannot start from {e}");
             std::process::exit(2);
         })
     });
-    let (mut train, mut held) = selfplay::training_set(&args.data, threads, |r, label| sample(r, label, base));
+    let kings = args.king_buckets;
+    let map = king_layout(kings).expect("a layout the arguments checked");
+    let (mut train, mut held) = selfplay::training_set(&args.data, threads, |r, label| sample(r, label, base, &map));
     let k = fit_k(&train);
     eprintln!("K = {k:.4} (scores to results)");
     let to_logit = (k * std::f64::consts::LN_10 / 400.0) as f32;
@@ -501,15 +541,15 @@ fn main() {
         eprintln!("positions fitted per output bucket: {per_bucket:?}");
     }
     if base != Base::None {
-        let base_only = Net::zero(args.hidden, buckets);
+        let base_only = Net::zero(args.hidden, buckets, kings);
         eprintln!("hand-written evaluation alone ({base:?}): held out {:.6}", held_error(&base_only, &held, threads));
     }
     let targets: Vec<f32> = train.iter().map(|s| target(s, k, lambda)).collect();
 
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let h = args.hidden;
-    let mut net = init.unwrap_or_else(|| Net::random(h, buckets, seed));
-    let (mut m, mut v) = (Net::zero(h, buckets), Net::zero(h, buckets));
+    let mut net = init.unwrap_or_else(|| Net::random(h, buckets, kings, seed));
+    let (mut m, mut v) = (Net::zero(h, buckets, kings), Net::zero(h, buckets, kings));
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut t = 0i32;
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
@@ -533,7 +573,7 @@ fn main() {
                     .map(|part| {
                         let (net, train, targets) = (&net, &train, &targets);
                         scope.spawn(move || {
-                            let mut g = Net::zero(h, buckets);
+                            let mut g = Net::zero(h, buckets, kings);
                             let mut e = 0f64;
                             for &i in part {
                                 e += step(net, &train[i as usize], targets[i as usize], Some(&mut g)) as f64;
@@ -544,7 +584,7 @@ fn main() {
                     .collect();
                 hs.into_iter().map(|h| h.join().expect("thread")).collect()
             });
-            let mut g = Net::zero(h, buckets);
+            let mut g = Net::zero(h, buckets, kings);
             for (p, e) in parts {
                 g.add(&p);
                 train_err += e;
@@ -618,6 +658,27 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plain network given king buckets starts with its rows in every bucket, as the
+    /// engine's test of the same rows in every bucket needs; a wider layout cannot be shrunk.
+    #[test]
+    fn a_plain_network_goes_to_every_king_bucket() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/n12.nnue");
+        let plain = Net::from_file(path, 256, 1, 1, Base::Light, 1).expect("n12");
+        let kinged = Net::from_file(path, 256, 1, 4, Base::Light, 1).expect("n12 with king buckets");
+        assert_eq!(kinged.map, king_layout(4).expect("the four-bucket layout"));
+        assert_eq!(kinged.w1.len(), 4 * plain.w1.len());
+        for rows in kinged.w1.chunks_exact(plain.w1.len()) {
+            assert!(rows == &plain.w1[..]);
+        }
+        let file = std::env::temp_dir().join(format!("ox88-train-kings-{}.nnue", std::process::id()));
+        std::fs::write(&file, quantise(&kinged, 1.0).file(Base::Light)).expect("write");
+        let file = file.to_str().expect("a UTF-8 temp path");
+        assert!(Net::from_file(file, 256, 1, 4, Base::Light, 1).is_ok());
+        assert!(Net::from_file(file, 256, 1, 7, Base::Light, 1).is_err(), "four king buckets are not seven");
+        assert!(Net::from_file(file, 256, 1, 1, Base::Light, 1).is_err(), "nor one");
+        let _ = std::fs::remove_file(file);
+    }
 
     #[test]
     fn the_step_schedule_drops_to_a_tenth_for_the_last_third() {

@@ -2,7 +2,7 @@
 //! embedded one.
 
 use super::Engine;
-use crate::nnue::{Base, Network, NetworkLoadError, BASE, BUCKETS, HIDDEN, NETWORK};
+use crate::nnue::{Base, Network, NetworkLoadError, BASE, BUCKETS, HIDDEN, KINGS, NETWORK};
 use std::sync::Arc;
 
 /// `EvalFile`: the network loaded, and the path it came from; `None`: the embedded one.
@@ -20,6 +20,7 @@ pub enum EvalFileLoad {
         path: String,
         hidden: usize,
         buckets: usize,
+        kings: usize,
         base: Base,
     },
     /// The file was refused; the network that played before still does (`kept`: its path,
@@ -55,7 +56,13 @@ impl Engine {
         match Network::load(std::path::Path::new(path)) {
             Ok(net) => {
                 self.eval_file.0 = Some((path.to_string(), Arc::from(net)));
-                EvalFileLoad::Loaded { path: path.to_string(), hidden: HIDDEN, buckets: BUCKETS, base: BASE }
+                EvalFileLoad::Loaded {
+                    path: path.to_string(),
+                    hidden: HIDDEN,
+                    buckets: BUCKETS,
+                    kings: KINGS,
+                    base: BASE,
+                }
             }
             Err(error) => EvalFileLoad::Refused {
                 path: path.to_string(),

@@ -2,7 +2,7 @@
 //! compile-time parser of the embedded file, the run-time loader (`EvalFile`) and the
 //! trainer (`read_layers`), so that the three never disagree on what a file is.
 
-use super::{Base, Network, BASE, BUCKETS, HIDDEN, INPUTS, MAX_BUCKETS};
+use super::{Base, Network, BASE, BUCKETS, HIDDEN, INPUTS, KINGS, MAX_BUCKETS, MAX_KINGS};
 
 /// The first format: a residual network over the full hand-written evaluation (n1, n2).
 pub(super) const MAGIC: &[u8; 8] = b"OX88NNUE";
@@ -11,13 +11,18 @@ pub(super) const MAGIC_BASE: &[u8; 8] = b"OX88NNB2";
 /// The third: the header also gives the number of output buckets (2 or more; a network of
 /// one bucket keeps one of the formats above, so its file stays what it was).
 pub(super) const MAGIC_BUCKETS: &[u8; 8] = b"OX88NNB3";
+/// The fourth: after the output buckets, the number of king buckets (2 or more) and the map
+/// of the 64 squares to them (a byte each); a network of one king bucket keeps a format above.
+pub(super) const MAGIC_KINGS: &[u8; 8] = b"OX88NNB4";
+/// The fourth format's header: magic, hidden size, scale, base, output and king buckets, map.
+const KINGS_HEADER_LEN: usize = 28 + 64;
 
 /// The widest hidden layer a file may announce: a bound, so that a garbled header never asks
 /// for gigabytes.
 const MAX_HIDDEN: usize = 4096;
 /// The longest file any header can announce (the widest layer, every bucket, the longest
 /// header): the loader reads no more than one byte past it.
-const MAX_FILE_LEN: usize = file_len(24, MAX_HIDDEN, MAX_BUCKETS);
+const MAX_FILE_LEN: usize = file_len(KINGS_HEADER_LEN, MAX_HIDDEN, MAX_BUCKETS, MAX_KINGS);
 
 const fn has_magic(b: &[u8], magic: &[u8; 8]) -> bool {
     let mut i = 0;
@@ -37,6 +42,9 @@ pub(super) struct Header {
     pub scale: i32,
     pub base: Base,
     pub buckets: usize,
+    /// King buckets, and the bucket of each square of a perspective's own king.
+    pub kings: usize,
+    pub map: [u8; 64],
     /// Where the weights start.
     pub len: usize,
 }
@@ -44,7 +52,7 @@ pub(super) struct Header {
 impl Header {
     /// The length of the whole file this header announces.
     const fn file_len(&self) -> usize {
-        file_len(self.len, self.hidden, self.buckets)
+        file_len(self.len, self.hidden, self.buckets, self.kings)
     }
 }
 
@@ -56,6 +64,13 @@ pub enum NetworkFileError {
     UnknownBase(u32),
     /// A bucketed file announcing fewer than 2 or more than [`MAX_BUCKETS`] buckets.
     BucketCount(u32),
+    /// A king-bucketed file announcing fewer than 2 or more than [`MAX_KINGS`] king buckets.
+    KingCount(u32),
+    /// A king-bucketed file whose map sends `square` to a bucket it does not have.
+    KingMap {
+        square: usize,
+        bucket: u8,
+    },
     /// The hidden size is not a multiple of 16 (what the SIMD paths need) up to 4096.
     HiddenSize(u32),
     /// Shorter than its header announces.
@@ -82,6 +97,11 @@ pub enum NetworkFileError {
         found: usize,
         build: usize,
     },
+    /// A good file with another number of king buckets than this build's.
+    OtherKings {
+        found: usize,
+        build: usize,
+    },
 }
 
 impl NetworkFileError {
@@ -91,12 +111,15 @@ impl NetworkFileError {
             NetworkFileError::BadMagic => "network file: bad magic",
             NetworkFileError::UnknownBase(_) => "network file: unknown base",
             NetworkFileError::BucketCount(_) => "network file: bucket count out of range",
+            NetworkFileError::KingCount(_) => "network file: king bucket count out of range",
+            NetworkFileError::KingMap { .. } => "network file: the king map names a bucket the file lacks",
             NetworkFileError::HiddenSize(_) => "network file: hidden size must be a multiple of 16 up to 4096",
             NetworkFileError::Truncated { .. } => "network file: shorter than its header announces",
             NetworkFileError::TrailingBytes { .. } => "network file: longer than its header announces",
             NetworkFileError::OtherHidden { .. } => "network file: hidden size differs from the embedded network's",
             NetworkFileError::OtherBase { .. } => "network file: base differs from the embedded network's",
             NetworkFileError::OtherBuckets { .. } => "network file: a different number of output buckets",
+            NetworkFileError::OtherKings { .. } => "network file: a different number of king buckets",
         }
     }
 }
@@ -107,6 +130,10 @@ impl std::fmt::Display for NetworkFileError {
             NetworkFileError::BadMagic => f.write_str("not an ox88 network file (bad magic)"),
             NetworkFileError::UnknownBase(code) => write!(f, "unknown base code {code}"),
             NetworkFileError::BucketCount(n) => write!(f, "{n} output buckets (2 to {MAX_BUCKETS} expected)"),
+            NetworkFileError::KingCount(n) => write!(f, "{n} king buckets (2 to {MAX_KINGS} expected)"),
+            NetworkFileError::KingMap { square, bucket } => {
+                write!(f, "the king map sends square {square} to bucket {bucket}, which the file lacks")
+            }
             NetworkFileError::HiddenSize(n) => {
                 write!(f, "hidden size {n} is not a positive multiple of 16 up to {MAX_HIDDEN}")
             }
@@ -125,6 +152,9 @@ impl std::fmt::Display for NetworkFileError {
             NetworkFileError::OtherBuckets { found, build } => {
                 write!(f, "{found} output buckets; this build's networks have {build}")
             }
+            NetworkFileError::OtherKings { found, build } => {
+                write!(f, "{found} king buckets; this build's networks have {build}")
+            }
         }
     }
 }
@@ -137,16 +167,39 @@ pub(super) const fn read_header(b: &[u8]) -> Result<Header, NetworkFileError> {
     if b.len() < 24 {
         return Err(NetworkFileError::BadMagic);
     }
+    let mut map = [0u8; 64];
+    let mut kings = 1;
     let (base, buckets, len) = if has_magic(b, MAGIC) {
         (0, 1, 16)
     } else if has_magic(b, MAGIC_BASE) {
         (read_i32(b, 16) as u32, 1, 20)
-    } else if has_magic(b, MAGIC_BUCKETS) {
+    } else if has_magic(b, MAGIC_BUCKETS) || has_magic(b, MAGIC_KINGS) {
         let buckets = read_i32(b, 20) as u32;
-        if buckets < 2 || buckets as usize > MAX_BUCKETS {
+        let least = if has_magic(b, MAGIC_KINGS) { 1 } else { 2 };
+        if buckets < least || buckets as usize > MAX_BUCKETS {
             return Err(NetworkFileError::BucketCount(buckets));
         }
-        (read_i32(b, 16) as u32, buckets as usize, 24)
+        if !has_magic(b, MAGIC_KINGS) {
+            (read_i32(b, 16) as u32, buckets as usize, 24)
+        } else {
+            if b.len() < KINGS_HEADER_LEN {
+                return Err(NetworkFileError::Truncated { expected: KINGS_HEADER_LEN, found: b.len() });
+            }
+            let k = read_i32(b, 24) as u32;
+            if k < 2 || k as usize > MAX_KINGS {
+                return Err(NetworkFileError::KingCount(k));
+            }
+            kings = k as usize;
+            let mut square = 0;
+            while square < 64 {
+                map[square] = b[28 + square];
+                if map[square] as usize >= kings {
+                    return Err(NetworkFileError::KingMap { square, bucket: map[square] });
+                }
+                square += 1;
+            }
+            (read_i32(b, 16) as u32, buckets as usize, KINGS_HEADER_LEN)
+        }
     } else {
         return Err(NetworkFileError::BadMagic);
     };
@@ -157,7 +210,7 @@ pub(super) const fn read_header(b: &[u8]) -> Result<Header, NetworkFileError> {
     if hidden == 0 || !hidden.is_multiple_of(16) || hidden as usize > MAX_HIDDEN {
         return Err(NetworkFileError::HiddenSize(hidden));
     }
-    Ok(Header { hidden: hidden as usize, scale: read_i32(b, 12), base, buckets, len })
+    Ok(Header { hidden: hidden as usize, scale: read_i32(b, 12), base, buckets, kings, map, len })
 }
 
 /// Whether `b` is as long as its header `h` announces.
@@ -172,24 +225,26 @@ pub(super) const fn check_length(b: &[u8], h: &Header) -> Result<(), NetworkFile
     }
 }
 
-/// Whether a file of header `h` fits a `Network<B>` of this build (its hidden width).
-const fn check_shape<const B: usize>(h: &Header) -> Result<(), NetworkFileError> {
+/// Whether a file of header `h` fits a `Network<B, K>` of this build (its hidden width).
+const fn check_shape<const B: usize, const K: usize>(h: &Header) -> Result<(), NetworkFileError> {
     if h.hidden != HIDDEN {
         Err(NetworkFileError::OtherHidden { found: h.hidden, build: HIDDEN })
     } else if h.buckets != B {
         Err(NetworkFileError::OtherBuckets { found: h.buckets, build: B })
+    } else if h.kings != K {
+        Err(NetworkFileError::OtherKings { found: h.kings, build: K })
     } else {
         Ok(())
     }
 }
 
-/// Reads and checks a whole file for a `Network<B>`: the header, the shape, the length.
-const fn check_file<const B: usize>(b: &[u8]) -> Result<Header, NetworkFileError> {
+/// Reads and checks a whole file for a `Network<B, K>`: the header, the shape, the length.
+const fn check_file<const B: usize, const K: usize>(b: &[u8]) -> Result<Header, NetworkFileError> {
     let h = match read_header(b) {
         Ok(h) => h,
         Err(e) => return Err(e),
     };
-    if let Err(e) = check_shape::<B>(&h) {
+    if let Err(e) = check_shape::<B, K>(&h) {
         return Err(e);
     }
     match check_length(b, &h) {
@@ -199,10 +254,16 @@ const fn check_file<const B: usize>(b: &[u8]) -> Result<Header, NetworkFileError
 }
 
 /// Fills `net` from a file checked by [`check_file`].
-const fn read_weights<const B: usize>(b: &[u8], h: &Header, net: &mut Network<B>) {
+const fn read_weights<const B: usize, const K: usize>(b: &[u8], h: &Header, net: &mut Network<B, K>) {
     net.scale = h.scale;
     net.base = h.base;
-    let mut at = read_i16s(b, h.len, &mut net.w1);
+    net.kings = h.map;
+    let mut at = h.len;
+    let mut k = 0;
+    while k < K {
+        at = read_i16s(b, at, &mut net.w1[k]);
+        k += 1;
+    }
     at = read_i16s(b, at, &mut net.b1);
     let mut k = 0;
     while k < B {
@@ -227,18 +288,19 @@ pub(super) const fn embedded_header(b: &[u8]) -> Header {
 
 /// Reads a network file of `B` buckets; run at compile time on the embedded file, where a
 /// malformed file stops the build.
-pub(super) const fn parse<const B: usize>(b: &[u8]) -> Network<B> {
-    let h = match check_file::<B>(b) {
+pub(super) const fn parse<const B: usize, const K: usize>(b: &[u8]) -> Network<B, K> {
+    let h = match check_file::<B, K>(b) {
         Ok(h) => h,
         Err(e) => panic!("{}", e.build_message()),
     };
     let mut net = Network {
-        w1: [0; INPUTS * HIDDEN],
+        w1: [[0; INPUTS * HIDDEN]; K],
         b1: [0; HIDDEN],
         w2: [[0; 2 * HIDDEN]; B],
         b2: [0; B],
         scale: 0,
         base: h.base,
+        kings: h.map,
     };
     read_weights(b, &h, &mut net);
     net
@@ -246,17 +308,14 @@ pub(super) const fn parse<const B: usize>(b: &[u8]) -> Network<B> {
 
 impl Network {
     /// Reads a network file at run time (`EvalFile`): it must have this build's hidden width,
-    /// bucket count and base, since those are compiled in. On the heap: it is as large as
-    /// the file, too large for a small thread's stack.
+    /// bucket counts and base, since those are compiled in (its king map may differ). On the
+    /// heap: it is as large as the file, too large for a small thread's stack.
     pub fn from_bytes(b: &[u8]) -> Result<Box<Network>, NetworkFileError> {
-        let h = check_file::<BUCKETS>(b)?;
+        let h = check_file::<BUCKETS, KINGS>(b)?;
         if h.base != BASE {
             return Err(NetworkFileError::OtherBase { found: h.base, build: BASE });
         }
-        // Every field is overwritten: the copy is only a way to allocate without `unsafe`.
-        let mut net = Box::new(super::NETWORK.clone());
-        read_weights(b, &h, &mut net);
-        Ok(net)
+        Network::read_boxed(b)
     }
 
     /// [`Network::from_bytes`] of the file at `path`, read no further than the longest file
@@ -268,6 +327,16 @@ impl Network {
             .and_then(|f| f.take(MAX_FILE_LEN as u64 + 1).read_to_end(&mut bytes))
             .map_err(NetworkLoadError::Io)?;
         Network::from_bytes(&bytes).map_err(NetworkLoadError::File)
+    }
+}
+
+impl<const B: usize, const K: usize> Network<B, K> {
+    /// Reads a file of `B` output and `K` king buckets, of any base, onto the heap.
+    pub(super) fn read_boxed(b: &[u8]) -> Result<Box<Network<B, K>>, NetworkFileError> {
+        let h = check_file::<B, K>(b)?;
+        let mut net = Network::boxed_zero();
+        read_weights(b, &h, &mut net);
+        Ok(net)
     }
 }
 
@@ -294,6 +363,9 @@ impl std::error::Error for NetworkLoadError {}
 pub struct Layers {
     pub scale: i32,
     pub base: Base,
+    /// The king bucket of each square (all 0 for one king bucket).
+    pub kings: [u8; 64],
+    /// King bucket by king bucket, the 768 inputs' rows.
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
     /// Bucket by bucket, the side to move's half first.
@@ -303,8 +375,8 @@ pub struct Layers {
 
 /// The length of a file whose header is `header_len` bytes: the 16-bit layers, then a 32-bit
 /// output bias per bucket.
-pub(super) const fn file_len(header_len: usize, hidden: usize, buckets: usize) -> usize {
-    header_len + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
+pub(super) const fn file_len(header_len: usize, hidden: usize, buckets: usize, kings: usize) -> usize {
+    header_len + 2 * (INPUTS * hidden * kings + hidden + 2 * hidden * buckets) + 4 * buckets
 }
 
 /// Reads what [`file_bytes`] writes.
@@ -314,7 +386,8 @@ pub fn read_layers(b: &[u8]) -> Result<Layers, NetworkFileError> {
     let mut l = Layers {
         scale: h.scale,
         base: h.base,
-        w1: vec![0; INPUTS * h.hidden],
+        kings: h.map,
+        w1: vec![0; INPUTS * h.hidden * h.kings],
         b1: vec![0; h.hidden],
         w2: vec![0; 2 * h.hidden * h.buckets],
         b2: vec![0; h.buckets],
@@ -329,30 +402,43 @@ pub fn read_layers(b: &[u8]) -> Result<Layers, NetworkFileError> {
     Ok(l)
 }
 
-/// A network file of any width (`b1.len()`) and any number of output buckets (`b2.len()`):
-/// magic, hidden size (u32), scale (i32), the base (u32, only after `OX88NNB2` or
-/// `OX88NNB3`), the number of buckets (u32, only after `OX88NNB3`), then `w1`, `b1`, `w2`
-/// (bucket by bucket) as little-endian `i16` and the buckets' `b2` as `i32`.
-/// A network of one bucket keeps the older formats (the first for a full base, the second
-/// for the others), so their files stay byte for byte what they were. The trainer writes
-/// networks wider or narrower than the engine's with it.
-pub fn file_bytes(scale: i32, base: Base, w1: &[i16], b1: &[i16], w2: &[i16], b2: &[i32]) -> Vec<u8> {
+/// A network file of any width (`b1.len()`), any number of output buckets (`b2.len()`) and
+/// of king buckets (`w1.len()` over a bucket's rows): magic, hidden size (u32), scale (i32),
+/// the base (u32, only after `OX88NNB2`, `OX88NNB3` or `OX88NNB4`), the number of output
+/// buckets (u32, only after `OX88NNB3` or `OX88NNB4`), the number of king buckets (u32) and
+/// the king map (64 bytes; both only after `OX88NNB4`), then `w1` (king bucket by king
+/// bucket), `b1`, `w2` (bucket by bucket) as little-endian `i16` and the buckets' `b2` as
+/// `i32`. A network of one king bucket keeps the older formats, and of one output bucket
+/// too the first two (the first for a full base, the second for the others), so their files
+/// stay byte for byte what they were. The trainer writes networks of any shape with it.
+pub fn file_bytes(scale: i32, base: Base, kings: &[u8; 64], w1: &[i16], b1: &[i16], w2: &[i16], b2: &[i32]) -> Vec<u8> {
     let (hidden, buckets) = (b1.len(), b2.len());
-    assert!(w1.len() == INPUTS * hidden && w2.len() == 2 * hidden * buckets, "network layers of different widths");
+    let king_buckets = w1.len() / (INPUTS * hidden).max(1);
+    assert!(
+        w1.len() == INPUTS * hidden * king_buckets && w2.len() == 2 * hidden * buckets,
+        "network layers of different widths"
+    );
     assert!((1..=MAX_BUCKETS).contains(&buckets), "{buckets} output buckets");
-    let mut out = Vec::with_capacity(24 + 2 * (w1.len() + b1.len() + w2.len()) + 4 * buckets);
-    out.extend_from_slice(match (buckets, base) {
-        (1, Base::Full) => MAGIC,
-        (1, _) => MAGIC_BASE,
-        _ => MAGIC_BUCKETS,
+    assert!((1..=MAX_KINGS).contains(&king_buckets), "{king_buckets} king buckets");
+    assert!(kings.iter().all(|&k| (k as usize) < king_buckets), "a king map beyond the file's buckets");
+    let mut out = Vec::with_capacity(KINGS_HEADER_LEN + 2 * (w1.len() + b1.len() + w2.len()) + 4 * buckets);
+    out.extend_from_slice(match (king_buckets, buckets, base) {
+        (1, 1, Base::Full) => MAGIC,
+        (1, 1, _) => MAGIC_BASE,
+        (1, _, _) => MAGIC_BUCKETS,
+        _ => MAGIC_KINGS,
     });
     out.extend_from_slice(&(hidden as u32).to_le_bytes());
     out.extend_from_slice(&scale.to_le_bytes());
-    if buckets > 1 || base != Base::Full {
+    if king_buckets > 1 || buckets > 1 || base != Base::Full {
         out.extend_from_slice(&(base as u32).to_le_bytes());
     }
-    if buckets > 1 {
+    if king_buckets > 1 || buckets > 1 {
         out.extend_from_slice(&(buckets as u32).to_le_bytes());
+    }
+    if king_buckets > 1 {
+        out.extend_from_slice(&(king_buckets as u32).to_le_bytes());
+        out.extend_from_slice(kings);
     }
     for x in w1.iter().chain(b1).chain(w2) {
         out.extend_from_slice(&x.to_le_bytes());

@@ -19,6 +19,20 @@ pub fn update(dst: &mut [i16; HIDDEN], src: &[i16; HIDDEN], add: &[i16], sub0: &
     portable::update(dst, src, add, sub0, sub1);
 }
 
+/// `acc += sum(adds) - sum(subs)`, lane by lane, wrapping: a king bucket's kept accumulator
+/// brought up to date by every square that changed, each lane loaded and stored once.
+#[inline]
+pub fn apply(acc: &mut [i16; HIDDEN], adds: &[&[i16]], subs: &[&[i16]]) {
+    assert!(adds.iter().chain(subs).all(|r| r.len() == HIDDEN));
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present (checked above) and every row holds HIDDEN elements.
+        unsafe { avx2::apply(acc, adds, subs) };
+        return;
+    }
+    portable::apply(acc, adds, subs);
+}
+
 /// `sum(c * c * w)` with `c` the accumulator clipped to `0..=QA`. `c * w` fits an `i16`
 /// (|w| <= 127 after the trainer's clip), so the 16-bit product times `c`, summed in pairs
 /// into 32 bits, is one multiply-add instruction.
@@ -84,6 +98,20 @@ pub mod portable {
         }
     }
 
+    #[inline]
+    pub fn apply(acc: &mut [i16; HIDDEN], adds: &[&[i16]], subs: &[&[i16]]) {
+        for row in adds {
+            for (a, w) in acc.iter_mut().zip(row.iter()) {
+                *a = a.wrapping_add(*w);
+            }
+        }
+        for row in subs {
+            for (a, w) in acc.iter_mut().zip(row.iter()) {
+                *a = a.wrapping_sub(*w);
+            }
+        }
+    }
+
     /// x86-64 uses the SSE2 or AVX2 path; this one is the other targets' and the tests' oracle.
     #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     #[inline]
@@ -116,6 +144,23 @@ pub mod avx2 {
             v = _mm256_sub_epi16(v, _mm256_loadu_si256(s0.add(i) as *const __m256i));
             if let Some(s1) = sub1 {
                 v = _mm256_sub_epi16(v, _mm256_loadu_si256(s1.as_ptr().add(i) as *const __m256i));
+            }
+            _mm256_storeu_si256(d.add(i) as *mut __m256i, v);
+        }
+    }
+
+    /// # Safety
+    /// The CPU has AVX2, and every row holds at least `HIDDEN` elements.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn apply(acc: &mut [i16; HIDDEN], adds: &[&[i16]], subs: &[&[i16]]) {
+        let d = acc.as_mut_ptr();
+        for i in (0..HIDDEN).step_by(LANES) {
+            let mut v = _mm256_loadu_si256(d.add(i) as *const __m256i);
+            for row in adds {
+                v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i));
+            }
+            for row in subs {
+                v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i));
             }
             _mm256_storeu_si256(d.add(i) as *mut __m256i, v);
         }
@@ -170,6 +215,23 @@ mod tests {
                     unsafe { avx2::update(&mut c, &rows[0], &rows[1], &rows[2], sub1) };
                     assert_eq!(a, c);
                 }
+            }
+            let (adds, subs): (Vec<&[i16]>, Vec<&[i16]>) = match round % 3 {
+                0 => (vec![&rows[1][..], &rows[2][..]], vec![&rows[3][..]]),
+                1 => (vec![], vec![&rows[1][..], &rows[3][..]]),
+                _ => (vec![&rows[2][..]], vec![]),
+            };
+            let mut a = rows[0];
+            portable::apply(&mut a, &adds, &subs);
+            let mut b = rows[0];
+            apply(&mut b, &adds, &subs);
+            assert_eq!(a, b);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                let mut c = rows[0];
+                // SAFETY: AVX2 checked; the rows hold HIDDEN elements.
+                unsafe { avx2::apply(&mut c, &adds, &subs) };
+                assert_eq!(a, c);
             }
             let expected = portable::activated_dot(&rows[0], &w);
             assert_eq!(activated_dot(&rows[0], &w), expected);

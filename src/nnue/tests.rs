@@ -41,10 +41,20 @@ const KEPT: &[Kept] = kept! {
     "n13": 256, Light;
 };
 
-/// Random games from positions with castling (also Chess960), en passant and promotions:
-/// after every move (and null move) the derived entry must equal a fresh sum.
+mod kings;
+
+/// Random walks through the game tree from positions with castling (also Chess960), en
+/// passant and promotions, moving on (a move or a null move) or stepping back as a search
+/// does: the entries derived on the way, asked for now and then, must equal a fresh sum.
 #[test]
 fn incremental_updates_match_a_fresh_sum() {
+    let checked = check_incremental(&NETWORK);
+    assert!(checked > 1500, "only {checked} positions checked");
+}
+
+/// Walks the tree with `net`'s accumulators along, comparing the derived entries with a fresh
+/// sum now and then; returns how many positions it compared.
+fn check_incremental<const B: usize, const K: usize>(net: &Network<B, K>) -> usize {
     let fens = [
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false),
         ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false),
@@ -61,39 +71,47 @@ fn incremental_updates_match_a_fresh_sum() {
             let mut pos = Position::from_fen(fen).expect("test FEN");
             pos.set_chess960(chess960);
             let mut stack = AccumulatorStack::default();
-            stack.set_root(&NETWORK, &pos);
-            for ply in 0..60 {
+            stack.set_root(net, &pos);
+            // The moves made down to the current ply (None: a null move), to step back.
+            let mut path = Vec::new();
+            for step in 0..90 {
                 let legal = pos.legal_moves();
-                if legal.is_empty() {
+                let back = !path.is_empty() && (legal.is_empty() || rng.gen_range(0..4) == 0);
+                if back {
+                    match path.pop() {
+                        Some((Some(m), undo)) => pos.unmake(m, &undo),
+                        Some((None, undo)) => pos.unmake_null(&undo),
+                        None => unreachable!("the path is not empty"),
+                    }
+                } else if legal.is_empty() {
                     break;
-                }
-                if rng.gen_range(0..10) == 0 && !pos.in_check() {
-                    stack.push_null(ply);
-                    pos.make_null();
+                } else if rng.gen_range(0..10) == 0 && !pos.in_check() {
+                    stack.push_null(path.len());
+                    path.push((None, pos.make_null()));
                 } else {
                     let m = legal[rng.gen_range(0..legal.len())];
-                    stack.push(ply, &pos, m);
-                    pos.make(m);
+                    stack.push(path.len(), &pos, m);
+                    path.push((Some(m), pos.make(m)));
                 }
                 // Asked for now and then: an entry may be derived over several plies.
                 if rng.gen_range(0..3) == 0 {
-                    let fresh = refresh(&NETWORK, &pos);
-                    let derived = stack.get(&NETWORK, ply + 1);
+                    let fresh = refresh(net, &pos);
+                    let derived = stack.get(net, path.len(), &pos);
                     for (d, f) in derived.iter().zip(&fresh) {
-                        assert_eq!(d.0, f.0, "{fen} after {ply} plies");
+                        assert_eq!(d.0, f.0, "{fen} at step {step}, ply {}", path.len());
                     }
                     checked += 1;
                 }
             }
         }
     }
-    assert!(checked > 1500, "only {checked} positions checked");
+    checked
 }
 
 #[test]
 fn the_file_format_round_trips() {
     let bytes = NETWORK.to_bytes();
-    let again: Network = parse(&bytes);
+    let again = Network::<BUCKETS, KINGS>::read_boxed(&bytes).expect("its own bytes");
     assert_eq!(again.to_bytes(), bytes);
     assert!(NETWORK.scale > 0, "the embedded network has no scale");
 }
@@ -108,7 +126,7 @@ fn the_file_names_its_base() {
         net.base = base;
         let bytes = net.to_bytes();
         assert_eq!(&bytes[..8], if base == Base::Full { MAGIC } else { MAGIC_BASE });
-        let again: Box<Network<1>> = Box::new(parse(&bytes));
+        let again = Network::<1, 1>::read_boxed(&bytes).expect("its own bytes");
         assert_eq!(again.base, base);
         assert_eq!(again.to_bytes(), bytes);
     }
@@ -123,7 +141,7 @@ fn the_kept_networks_load_unchanged() {
     for k in KEPT {
         assert_eq!(read_header(k.bytes).map(|h| h.buckets), Ok(1), "{}", k.name);
         if read_i32(k.bytes, 8) as usize == HIDDEN {
-            let net: Box<Network<1>> = Box::new(parse(k.bytes));
+            let net = Network::<1, 1>::read_boxed(k.bytes).expect("a kept network");
             assert_eq!(net.to_bytes(), k.bytes, "{}", k.name);
         }
     }
@@ -151,7 +169,7 @@ fn layers_read_back_and_damage_is_an_error() {
     for k in KEPT {
         let l = read_layers(k.bytes).expect("a kept network");
         assert_eq!((l.b1.len(), l.base), (k.hidden, k.base), "{}", k.name);
-        assert_eq!(file_bytes(l.scale, l.base, &l.w1, &l.b1, &l.w2, &l.b2), k.bytes, "{}", k.name);
+        assert_eq!(file_bytes(l.scale, l.base, &l.kings, &l.w1, &l.b1, &l.w2, &l.b2), k.bytes, "{}", k.name);
     }
     let l = read_layers(EMBEDDED).expect("embedded");
     assert_eq!((l.b1.len(), l.b2.len(), l.base), (HIDDEN, BUCKETS, BASE));
@@ -161,7 +179,7 @@ fn layers_read_back_and_damage_is_an_error() {
     let mut bad = EMBEDDED.to_vec();
     bad[0] = b'X';
     assert_eq!(read_layers(&bad).err(), Some(NetworkFileError::BadMagic));
-    let mut bad = file_bytes(l.scale, Base::Light, &l.w1, &l.b1, &l.w2, &l.b2);
+    let mut bad = file_bytes(l.scale, Base::Light, &l.kings, &l.w1, &l.b1, &l.w2, &l.b2);
     bad[16] = 9;
     assert_eq!(read_layers(&bad).err(), Some(NetworkFileError::UnknownBase(9)));
     let mut bad = bad.clone();
@@ -203,8 +221,8 @@ const BUCKET_STEP: i32 = 1 << 22;
 
 /// The embedded network's layers with `B` output buckets that differ: bucket `k` has the
 /// embedded output weights, negated in odd buckets, and a bias raised by `k` times
-/// [`BUCKET_STEP`].
-fn bucketed<const B: usize>() -> Box<Network<B>> {
+/// [`BUCKET_STEP`]; one king bucket, the embedded network's first.
+fn bucketed<const B: usize>() -> Box<Network<B, 1>> {
     let mut w2 = [[0; 2 * HIDDEN]; B];
     let mut b2 = [0; B];
     for (k, (w2, b2)) in w2.iter_mut().zip(&mut b2).enumerate() {
@@ -213,7 +231,10 @@ fn bucketed<const B: usize>() -> Box<Network<B>> {
         }
         *b2 = NETWORK.b2[0] + BUCKET_STEP * k as i32;
     }
-    Box::new(Network { w1: NETWORK.w1, b1: NETWORK.b1, w2, b2, scale: NETWORK.scale, base: NETWORK.base })
+    let mut net = Network::boxed_zero();
+    net.w1[0] = NETWORK.w1[0];
+    (net.b1, net.w2, net.b2, net.scale, net.base) = (NETWORK.b1, w2, b2, NETWORK.scale, NETWORK.base);
+    net
 }
 
 /// A network of several buckets is written in the third format, whatever its base, and
@@ -228,13 +249,13 @@ fn a_bucketed_file_round_trips() {
         assert_eq!(read_i32(&bytes, 16), base as i32);
         assert_eq!(read_i32(&bytes, 20), 8);
         assert_eq!(bytes.len(), 24 + 2 * (INPUTS * HIDDEN + HIDDEN + 8 * 2 * HIDDEN) + 4 * 8);
-        let again: Box<Network<8>> = Box::new(parse(&bytes));
+        let again = Network::<8, 1>::read_boxed(&bytes).expect("its own bytes");
         assert!(again.w1 == net.w1 && again.b1 == net.b1 && again.w2 == net.w2, "{base:?}");
         assert_eq!((again.b2, again.scale, again.base), (net.b2, net.scale, base));
         assert_eq!(again.to_bytes(), bytes);
     }
     let three = bucketed::<3>().to_bytes();
-    let again: Box<Network<3>> = Box::new(parse(&three));
+    let again = Network::<3, 1>::read_boxed(&three).expect("its own bytes");
     assert_eq!(again.to_bytes(), three);
 }
 
@@ -242,20 +263,21 @@ fn a_bucketed_file_round_trips() {
 #[should_panic(expected = "a different number of output buckets")]
 fn a_file_is_read_with_its_own_bucket_count() {
     let bytes = bucketed::<8>().to_bytes();
-    let _: Box<Network<4>> = Box::new(parse(&bytes));
+    let _: Box<Network<4, 1>> = Box::new(parse(&bytes));
 }
 
 /// The output by the textbook formula, in wide integers, summed from the board (no
 /// accumulators, no SIMD), through the output weights of `bucket`.
-fn plain_output<const B: usize>(net: &Network<B>, pos: &Position, bucket: usize) -> i32 {
+fn plain_output<const B: usize, const K: usize>(net: &Network<B, K>, pos: &Position, bucket: usize) -> i32 {
     let mut acc = [[0i64; HIDDEN]; 2];
     for (acc, perspective) in acc.iter_mut().zip([Color::White, Color::Black]) {
         for (a, &b) in acc.iter_mut().zip(&net.b1) {
             *a = b as i64;
         }
+        let kb = net.kings[oriented(perspective, pos.king(perspective))] as usize;
         for sq in Square::all().filter(|&sq| pos.piece_at(sq).is_some()) {
             let f = feature(perspective, pos.piece_at(sq), sq);
-            for (a, &w) in acc.iter_mut().zip(&net.w1[f * HIDDEN..(f + 1) * HIDDEN]) {
+            for (a, &w) in acc.iter_mut().zip(&net.w1[kb][f * HIDDEN..(f + 1) * HIDDEN]) {
                 *a += w as i64;
             }
         }
@@ -378,10 +400,12 @@ fn the_loader_takes_the_kept_networks_of_this_shape() {
                 assert_eq!((found, build), (k.hidden, HIDDEN), "{}", k.name);
                 assert_ne!(k.hidden, HIDDEN, "{}", k.name);
             }
+            // The kept networks have one king bucket; a build may embed one with more.
+            Err(NetworkFileError::OtherKings { found, build }) => assert_eq!((found, build), (1, KINGS), "{}", k.name),
             Err(e) => panic!("{}: {e}", k.name),
         }
     }
-    assert!(loaded >= 7, "n6 to n12 are of the embedded network's shape");
+    assert!(loaded >= 7 || KINGS > 1, "n6 to n12 are of the embedded network's shape");
 }
 
 /// Damaged and foreign files are refused with the error that names the damage.
@@ -404,7 +428,7 @@ fn the_loader_refuses_damaged_and_foreign_files() {
     assert_eq!(err(&odd), Some(NetworkFileError::HiddenSize(HIDDEN as u32 + 8)));
 
     let other = if BASE == Base::Full { Base::None } else { Base::Full };
-    let mut foreign = bucketed::<1>();
+    let mut foreign = Network::<BUCKETS, KINGS>::read_boxed(EMBEDDED).expect("the embedded file");
     foreign.base = other;
     assert_eq!(err(&foreign.to_bytes()), Some(NetworkFileError::OtherBase { found: other, build: BASE }));
     let mut unknown = bucketed::<1>();

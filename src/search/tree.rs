@@ -58,7 +58,7 @@ impl Worker<'_> {
     /// corrected by the correction history (the cache keeps the raw one).
     #[inline(always)]
     fn corrected_eval(&mut self, pos: &Position, ply: usize) -> i32 {
-        let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.net, self.td.nnue.get(self.net, ply));
+        let raw = self.td.evals.evaluate(pos, &mut self.td.pawns, self.net, self.td.nnue.get(self.net, ply, pos));
         self.td.correction.corrected(pos, raw, self.shared.params)
     }
 
@@ -96,7 +96,7 @@ impl Worker<'_> {
         let pv_node = beta - alpha > 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.td.evals.evaluate(pos, &mut self.td.pawns, self.net, self.td.nnue.get(self.net, ply));
+            return self.td.evals.evaluate(pos, &mut self.td.pawns, self.net, self.td.nnue.get(self.net, ply, pos));
         }
         // Mate distance pruning: no line from here beats a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -466,7 +466,7 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.td.evals.evaluate(pos, &mut self.td.pawns, self.net, self.td.nnue.get(self.net, ply));
+            return self.td.evals.evaluate(pos, &mut self.td.pawns, self.net, self.td.nnue.get(self.net, ply, pos));
         }
         if insufficient_material(pos) {
             return 0;

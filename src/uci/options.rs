@@ -206,8 +206,9 @@ fn eval_file_message(load: &EvalFileLoad) -> Option<String> {
     match load {
         EvalFileLoad::Embedded { changed: false } => None,
         EvalFileLoad::Embedded { changed: true } => Some("EvalFile: the embedded network".to_string()),
-        EvalFileLoad::Loaded { path, hidden, buckets, base } => {
-            Some(format!("EvalFile: loaded {path} (hidden {hidden}, buckets {buckets}, base {})", base.name()))
+        EvalFileLoad::Loaded { path, hidden, buckets, kings, base } => {
+            let kings = if *kings > 1 { format!(", king buckets {kings}") } else { String::new() };
+            Some(format!("EvalFile: loaded {path} (hidden {hidden}, buckets {buckets}{kings}, base {})", base.name()))
         }
         EvalFileLoad::Refused { path, error, kept } => Some(match kept {
             None => format!("EvalFile: {path} refused: {error}; keeping the embedded network"),
