@@ -13,8 +13,8 @@
 //! King buckets: the input layer may hold several sets of the 768 rows, one per region of
 //! the board where the perspective's own king stands (the file's map, [`Network::kings`]),
 //! so that a piece's worth can depend on where its own king is. A king move into another
-//! region sums that perspective's accumulator from scratch. One king bucket is the plain
-//! network.
+//! region takes that perspective's last accumulator of the region and sums only the squares
+//! changed since ([`AccumulatorStack`]). One king bucket is the plain network.
 //!
 //! Output buckets: the output layer may hold several sets of weights and biases, one per
 //! band of material (the number of pieces on the board, [`bucket`]), so that an end game and
@@ -41,7 +41,7 @@ pub use kings::{king_layout, oriented, KING_LAYOUTS, MAX_KINGS};
 pub use stack::AccumulatorStack;
 
 pub const INPUTS: usize = 768;
-/// The embedded file's header: its width, bucket count and base are this build's.
+/// The embedded file's header: its width, bucket counts and base are this build's.
 const EMBEDDED_HEADER: Header = embedded_header(EMBEDDED);
 /// The hidden layer's width, read from the embedded file: a wider network is a new file,
 /// not a code change (the SIMD paths want a multiple of 16, which the reader checks).
