@@ -93,7 +93,6 @@ impl Default for AccumulatorStack {
 }
 
 impl AccumulatorStack {
-    /// Sets the root (ply 0) from scratch.
     /// Sets the root (ply 0) from scratch, and forgets the accumulators kept for king moves
     /// (the network may have changed since).
     pub fn set_root<const B: usize, const K: usize>(&mut self, net: &Network<B, K>, pos: &Position) {
@@ -158,15 +157,6 @@ impl AccumulatorStack {
             return &self.acc[ply];
         }
         let rows = kb.map(|kb| &net.w1[kb]);
-        if base[0] == base[1] && same == [true; 2] {
-            for p in base[0] + 1..=ply {
-                self.derive(rows[0], p, 0, Color::White);
-                self.derive(rows[1], p, 1, Color::Black);
-                self.computed[p] = [true; 2];
-                self.bucket[p] = kb.map(|kb| kb as u8);
-            }
-            return &self.acc[ply];
-        }
         for (side, perspective) in sides.into_iter().enumerate() {
             if !same[side] {
                 // The entries between stay stale: their positions are gone, and the way back
