@@ -39,6 +39,9 @@ const KEPT: &[Kept] = kept! {
     "n11": 256, Light;
     "n12": 256, Light;
     "n13": 256, Light;
+    "n14": 256, Light;
+    "n15": 256, Light;
+    "n16": 256, Light;
 };
 
 mod kings;
