@@ -10,38 +10,42 @@ struct Kept {
     bytes: &'static [u8],
     hidden: usize,
     base: Base,
+    /// Output buckets.
+    buckets: usize,
 }
 
-/// `"name": hidden, base;` for each file `nets/name.nnue`.
+/// `"name": hidden, base, output buckets;` for each file `nets/name.nnue`.
 macro_rules! kept {
-    ($($name:literal: $hidden:literal, $base:ident;)*) => {
+    ($($name:literal: $hidden:literal, $base:ident, $buckets:literal;)*) => {
         &[$(Kept {
             name: $name,
             bytes: include_bytes!(concat!("../../nets/", $name, ".nnue")),
             hidden: $hidden,
             base: Base::$base,
+            buckets: $buckets,
         },)*]
     };
 }
 
 /// Every network in `nets/`, oldest first.
 const KEPT: &[Kept] = kept! {
-    "n1": 128, Full;
-    "n2": 128, Full;
-    "n3": 128, Light;
-    "n4": 128, Light;
-    "n5": 128, Light;
-    "n6": 256, Light;
-    "n7": 256, Light;
-    "n8": 256, Light;
-    "n9": 256, Light;
-    "n10": 256, Light;
-    "n11": 256, Light;
-    "n12": 256, Light;
-    "n13": 256, Light;
-    "n14": 256, Light;
-    "n15": 256, Light;
-    "n16": 256, Light;
+    "n1": 128, Full, 1;
+    "n2": 128, Full, 1;
+    "n3": 128, Light, 1;
+    "n4": 128, Light, 1;
+    "n5": 128, Light, 1;
+    "n6": 256, Light, 1;
+    "n7": 256, Light, 1;
+    "n8": 256, Light, 1;
+    "n9": 256, Light, 1;
+    "n10": 256, Light, 1;
+    "n11": 256, Light, 1;
+    "n12": 256, Light, 1;
+    "n13": 256, Light, 1;
+    "n14": 256, Light, 1;
+    "n15": 256, Light, 1;
+    "n16": 256, Light, 1;
+    "n17": 256, Light, 8;
 };
 
 mod kings;
@@ -142,8 +146,8 @@ fn the_file_names_its_base() {
 fn the_kept_networks_load_unchanged() {
     assert_eq!(NETWORK.to_bytes(), EMBEDDED);
     for k in KEPT {
-        assert_eq!(read_header(k.bytes).map(|h| h.buckets), Ok(1), "{}", k.name);
-        if read_i32(k.bytes, 8) as usize == HIDDEN {
+        assert_eq!(read_header(k.bytes).map(|h| h.buckets), Ok(k.buckets), "{}", k.name);
+        if read_i32(k.bytes, 8) as usize == HIDDEN && k.buckets == 1 {
             let net = Network::<1, 1>::read_boxed(k.bytes).expect("a kept network");
             assert_eq!(net.to_bytes(), k.bytes, "{}", k.name);
         }
@@ -171,7 +175,7 @@ fn every_file_in_nets_is_listed() {
 fn layers_read_back_and_damage_is_an_error() {
     for k in KEPT {
         let l = read_layers(k.bytes).expect("a kept network");
-        assert_eq!((l.b1.len(), l.base), (k.hidden, k.base), "{}", k.name);
+        assert_eq!((l.b1.len(), l.base, l.b2.len()), (k.hidden, k.base, k.buckets), "{}", k.name);
         assert_eq!(file_bytes(l.scale, l.base, &l.kings, &l.w1, &l.b1, &l.w2, &l.b2), k.bytes, "{}", k.name);
     }
     let l = read_layers(EMBEDDED).expect("embedded");
@@ -395,13 +399,17 @@ fn the_loader_takes_the_kept_networks_of_this_shape() {
     for k in KEPT {
         match Network::from_bytes(k.bytes) {
             Ok(net) => {
-                assert_eq!((k.hidden, k.base), (HIDDEN, BASE), "{}", k.name);
+                assert_eq!((k.hidden, k.base, k.buckets), (HIDDEN, BASE, BUCKETS), "{}", k.name);
                 assert!(net.to_bytes() == k.bytes, "{} reads back to other bytes", k.name);
                 loaded += 1;
             }
             Err(NetworkFileError::OtherHidden { found, build }) => {
                 assert_eq!((found, build), (k.hidden, HIDDEN), "{}", k.name);
                 assert_ne!(k.hidden, HIDDEN, "{}", k.name);
+            }
+            Err(NetworkFileError::OtherBuckets { found, build }) => {
+                assert_eq!((found, build), (k.buckets, BUCKETS), "{}", k.name);
+                assert_ne!(k.buckets, BUCKETS, "{}", k.name);
             }
             // The kept networks have one king bucket; a build may embed one with more.
             Err(NetworkFileError::OtherKings { found, build }) => assert_eq!((found, build), (1, KINGS), "{}", k.name),
