@@ -46,6 +46,7 @@ const KEPT: &[Kept] = kept! {
     "n15": 256, Light, 1;
     "n16": 256, Light, 1;
     "n17": 256, Light, 8;
+    "n18": 256, Light, 8;
 };
 
 mod kings;
