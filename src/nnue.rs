@@ -202,7 +202,7 @@ impl<const B: usize, const K: usize> Network<B, K> {
 /// The network file compiled into the binary, one of `nets/` (docs/networks.md says how each
 /// was made and which one plays).
 #[cfg(not(ox88_evalfile))]
-pub const EMBEDDED: &[u8] = include_bytes!("../nets/n16.nnue");
+pub const EMBEDDED: &[u8] = include_bytes!("../nets/n18.nnue");
 /// The file named by `OX88_EVALFILE` when the binary was built (`make EVALFILE=...`; the
 /// build script makes the path absolute), embedded instead of the default.
 #[cfg(ox88_evalfile)]

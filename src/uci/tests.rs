@@ -335,6 +335,38 @@ fn eval_and_nodes(s: &mut Session, out: &Mutex<Vec<u8>>) -> (String, u64) {
     (eval, nodes.unwrap_or_else(|| panic!("no depth 7 line:\n{t}")))
 }
 
+/// A kept network other than the embedded one that this build can load (the same width,
+/// bucket counts and base), the first by name, and the line `EvalFile` answers on loading it.
+fn other_loadable_network() -> (String, String) {
+    use crate::nnue::{read_layers, BASE, BUCKETS, EMBEDDED, HIDDEN, INPUTS, KINGS};
+    let mut names: Vec<String> = std::fs::read_dir("nets")
+        .expect("nets/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".nnue"))
+        .collect();
+    names.sort();
+    let path = names
+        .into_iter()
+        .map(|n| format!("nets/{n}"))
+        .find(|p| {
+            let bytes = std::fs::read(p).unwrap_or_default();
+            read_layers(&bytes).is_ok_and(|l| {
+                bytes != EMBEDDED
+                    && l.base == BASE
+                    && l.b1.len() == HIDDEN
+                    && l.b2.len() == BUCKETS
+                    && l.w1.len() == KINGS * INPUTS * HIDDEN
+            })
+        })
+        .expect("a kept network of the embedded one's shape");
+    let kings = if KINGS > 1 { format!(", king buckets {KINGS}") } else { String::new() };
+    let line = format!(
+        "info string EvalFile: loaded {path} (hidden {HIDDEN}, buckets {BUCKETS}{kings}, base {})\n",
+        BASE.name()
+    );
+    (path, line)
+}
+
 /// `EvalFile` changes the evaluation and the search, a bad file changes neither and says
 /// why, and the default brings back exactly what the embedded network did.
 #[test]
@@ -342,11 +374,12 @@ fn eval_file_loads_refuses_and_restores() {
     let (mut s, out) = session();
     let embedded = eval_and_nodes(&mut s, &out);
 
-    s.handle_line("setoption name EvalFile value nets/n6.nnue");
-    assert!(text(&out).contains("info string EvalFile: loaded nets/n6.nnue (hidden 256, buckets 1, base light)\n"));
-    let n6 = eval_and_nodes(&mut s, &out);
-    assert_ne!(n6.0, embedded.0, "the evaluation is the embedded network's");
-    assert_ne!(n6.1, embedded.1, "the search is the embedded network's");
+    let (other, loaded) = other_loadable_network();
+    s.handle_line(&format!("setoption name EvalFile value {other}"));
+    assert!(text(&out).contains(&loaded), "{}", text(&out));
+    let loaded_net = eval_and_nodes(&mut s, &out);
+    assert_ne!(loaded_net.0, embedded.0, "the evaluation is the embedded network's");
+    assert_ne!(loaded_net.1, embedded.1, "the search is the embedded network's");
 
     let dir = std::env::temp_dir().join(format!("ox88-uci-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -355,8 +388,8 @@ fn eval_file_loads_refuses_and_restores() {
     s.handle_line(&format!("setoption name EvalFile value {}", cut.display()));
     let refused = format!("info string EvalFile: {} refused: truncated: 1000 bytes of the", cut.display());
     assert!(text(&out).contains(&refused), "{}", text(&out));
-    assert!(text(&out).ends_with("; keeping the network of nets/n6.nnue\n"), "{}", text(&out));
-    assert_eq!(eval_and_nodes(&mut s, &out).0, n6.0, "a refused file changed the network");
+    assert!(text(&out).ends_with(&format!("; keeping the network of {other}\n")), "{}", text(&out));
+    assert_eq!(eval_and_nodes(&mut s, &out).0, loaded_net.0, "a refused file changed the network");
 
     s.handle_line("setoption name EvalFile value <embedded>");
     assert!(text(&out).ends_with("info string EvalFile: the embedded network\n"), "{}", text(&out));

@@ -4,12 +4,12 @@
 use super::*;
 
 /// The embedded network's layers with `K` king buckets mapped by `map`: with `shift`, king
-/// bucket `k`'s rows are the embedded rows plus `3k - 4`, so that every bucket reads the
+/// bucket `k`'s rows are the embedded rows plus `16k - 24`, so that every bucket reads the
 /// board differently; without, every bucket has the embedded rows.
 fn kinged<const K: usize>(map: [u8; 64], shift: bool) -> Box<Network<BUCKETS, K>> {
     let mut net = Network::<BUCKETS, K>::boxed_zero();
     for (k, rows) in net.w1.iter_mut().enumerate() {
-        let step = if shift { 3 * k as i16 - 4 } else { 0 };
+        let step = if shift { 16 * k as i16 - 24 } else { 0 };
         for (w, &x) in rows.iter_mut().zip(&NETWORK.w1[0]) {
             *w = x.wrapping_add(step);
         }
