@@ -338,25 +338,21 @@ fn eval_and_nodes(s: &mut Session, out: &Mutex<Vec<u8>>) -> (String, u64) {
 /// A kept network other than the embedded one that this build can load (the same width,
 /// bucket counts and base), the first by name, and the line `EvalFile` answers on loading it.
 fn other_loadable_network() -> (String, String) {
-    use crate::nnue::{read_layers, BASE, BUCKETS, EMBEDDED, HIDDEN, INPUTS, KINGS};
+    use crate::nnue::{Network, BASE, BUCKETS, EMBEDDED, HIDDEN, KINGS};
     let mut names: Vec<String> = std::fs::read_dir("nets")
         .expect("nets/")
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter(|n| n.ends_with(".nnue"))
         .collect();
     names.sort();
+    // Whatever this build's loader takes is of the embedded shape; the same bytes would not
+    // change the evaluation, so the embedded network itself is passed over.
     let path = names
         .into_iter()
         .map(|n| format!("nets/{n}"))
         .find(|p| {
             let bytes = std::fs::read(p).unwrap_or_default();
-            read_layers(&bytes).is_ok_and(|l| {
-                bytes != EMBEDDED
-                    && l.base == BASE
-                    && l.b1.len() == HIDDEN
-                    && l.b2.len() == BUCKETS
-                    && l.w1.len() == KINGS * INPUTS * HIDDEN
-            })
+            bytes != EMBEDDED && Network::from_bytes(&bytes).is_ok()
         })
         .expect("a kept network of the embedded one's shape");
     let kings = if KINGS > 1 { format!(", king buckets {KINGS}") } else { String::new() };
