@@ -7,8 +7,12 @@
 //! - at the lower levels, several lines at the root and a choice among them weighted by their
 //!   scores: a move a little worse than its best is often played, one a piece worse hardly
 //!   ever, and never one outside the best few;
-//! - a shorter think: at most half the time the full engine would take, and no sooner than a
-//!   fifth of it (at most a second), so that it neither makes a person wait nor answers at once.
+//! - a shorter think: at most half the time the full engine would take up to `UCI_Elo` 2300,
+//!   growing to all of it toward the top, and no sooner than a fifth of it (at most a second),
+//!   so that it neither makes a person wait nor answers at once.
+//!
+//! The top of the range is the full engine itself, as measured on the same scale: there the
+//! limit changes nothing.
 //!
 //! Everything is a setting passed down with the search's limits; with the limit off nothing
 //! of this runs. The choice is random but repeatable: seeded from the position and the number
@@ -19,16 +23,19 @@ use crate::rng::{mix, GOLDEN_GAMMA};
 use crate::time::TimeBudget;
 use std::time::Duration;
 
-/// The `UCI_Elo` range: from beginners up to the full engine.
+/// The `UCI_Elo` range: from beginners up to the full engine, which plays at about 2610 on
+/// this scale (docs/strength.md). At `MAX_ELO` the limit is off.
 pub const MIN_ELO: i64 = 1000;
-pub const MAX_ELO: i64 = 2300;
+pub const MAX_ELO: i64 = 2600;
 pub const DEFAULT_ELO: i64 = 1500;
 
 /// The Elo (on Stockfish's `UCI_Elo` scale) of internal level `1000 + d`, as fitted to games
 /// against Stockfish (docs/strength.md, the calibration): `ELO_AT_1000 + SLOPE d`. A parabola
 /// fits no better than this line within the games' error.
-const ELO_AT_1000: f64 = 1191.8;
-const SLOPE: f64 = 1.1107;
+const ELO_AT_1000: f64 = 1217.1;
+const SLOPE: f64 = 1.1799;
+/// From this setting the think grows from half the full engine's time to all of it at the top.
+const FULL_TIME_FROM: f64 = 2300.0;
 
 /// The node budget at level 1000, and the levels between two doublings of it.
 const NODES_AT_1000: f64 = 400.0;
@@ -58,9 +65,10 @@ impl Default for Limit {
 }
 
 impl Limit {
-    /// The strength a search plays at: none with the limit off.
+    /// The strength a search plays at: none with the limit off, or set to the top of the
+    /// range, which is the full engine.
     pub fn strength(&self, seed: u64) -> Option<Strength> {
-        self.on.then(|| Strength::new(self.elo, seed))
+        (self.on && self.elo < MAX_ELO).then(|| Strength::new(self.elo, seed))
     }
 }
 
@@ -99,13 +107,28 @@ impl Strength {
         (1 + (self.temperature() / 20.0).ceil() as usize).min(MAX_LINES)
     }
 
-    /// The time of a search: at most half what the full engine would think (the hard limit
-    /// no more than its soft one), and the pace, the least time before the answer.
+    /// The setting this strength was made from.
+    fn elo(&self) -> f64 {
+        ELO_AT_1000 + SLOPE * (self.level - 1000.0)
+    }
+
+    /// The share of the full engine's time it thinks: a half up to `FULL_TIME_FROM`, then
+    /// rising in a line to the whole of it at the top, so that the settings near the top
+    /// differ from the full engine in their node budget alone.
+    fn time_share(&self) -> f64 {
+        let rise = ((self.elo() - FULL_TIME_FROM) / (MAX_ELO as f64 - FULL_TIME_FROM)).clamp(0.0, 1.0);
+        0.5 + 0.5 * rise
+    }
+
+    /// The time of a search: a share of what the full engine would think (the hard limit no
+    /// more than twice that), and the pace, the least time before the answer.
     pub fn think(&self, budget: TimeBudget) -> (TimeBudget, Option<Duration>) {
-        let Some(soft) = budget.soft else { return (budget, None) };
-        let hard = budget.hard.map_or(soft, |h| h.min(soft));
-        let pace = (soft / 5).min(Duration::from_secs(1));
-        (TimeBudget { soft: Some(soft / 2), hard: Some(hard) }, Some(pace))
+        let Some(full) = budget.soft else { return (budget, None) };
+        let share = self.time_share();
+        let soft = full.mul_f64(share);
+        let hard = budget.hard.map_or(full, |h| h.min(full.mul_f64(2.0 * share)));
+        let pace = (full / 5).min(Duration::from_secs(1));
+        (TimeBudget { soft: Some(soft), hard: Some(hard) }, Some(pace))
     }
 
     /// The line to play among `scores` (best first, as the search sorted them): the first
@@ -151,7 +174,7 @@ mod tests {
     #[test]
     fn lower_settings_search_less_and_choose_more_loosely() {
         let low = Strength::new(MIN_ELO, 1);
-        let high = Strength::new(MAX_ELO, 1);
+        let high = Strength::new(MAX_ELO - 1, 1);
         assert!(low.nodes() < high.nodes() / 50, "{} {}", low.nodes(), high.nodes());
         assert!(low.temperature() > 4.0 * high.temperature(), "{} {}", low.temperature(), high.temperature());
         assert!(low.lines() > high.lines());
@@ -159,7 +182,30 @@ mod tests {
         let levels: Vec<f64> = (MIN_ELO..=MAX_ELO).step_by(50).map(|e| Strength::new(e, 0).level()).collect();
         assert!(levels.windows(2).all(|w| w[0] < w[1]), "{levels:?}");
         assert_eq!(Strength::new(-5, 1), low);
-        assert_eq!(Strength::new(1 << 40, 1), high);
+        assert_eq!(Strength::new(1 << 40, 1), Strength::new(MAX_ELO, 1));
+    }
+
+    #[test]
+    fn the_top_of_the_range_is_the_full_engine_and_the_think_grows_toward_it() {
+        assert_eq!(Limit { on: true, elo: MAX_ELO }.strength(3), None);
+        assert!(Limit { on: true, elo: MAX_ELO - 1 }.strength(3).is_some());
+        assert_eq!(Limit { on: false, elo: 1500 }.strength(3), None);
+        let ms = Duration::from_millis;
+        let full = TimeBudget { soft: Some(ms(2000)), hard: Some(ms(6000)) };
+        let seconds = |elo: i64| {
+            let (b, _) = Strength::new(elo, 0).think(full);
+            [b.soft, b.hard].map(|d| d.unwrap_or_default().as_secs_f64())
+        };
+        let near = |elo: i64, want: [f64; 2]| {
+            let got = seconds(elo);
+            assert!(got.iter().zip(want).all(|(g, w)| (g - w).abs() < 0.005), "{elo}: {got:?}, not {want:?}");
+        };
+        // Half of the full engine's think up to 2300, hard limit no more than the full soft one.
+        near(1500, [1.0, 2.0]);
+        near(2300, [1.0, 2.0]);
+        // Then the share grows in a line, to the whole at the top.
+        near(2450, [1.5, 3.0]);
+        near(MAX_ELO - 1, [1.997, 3.993]);
     }
 
     #[test]

@@ -128,6 +128,26 @@ fn uci_elo_is_ignored_while_uci_limitstrength_is_false() {
     assert!(nodes <= budget && nodes < last_nodes(&plain).unwrap_or(0), "{nodes} {budget}: {on:#?}");
 }
 
+#[test]
+fn at_the_top_of_the_range_the_full_engine_plays() {
+    // Past the node budget of the setting just below the top, so that a limited search would
+    // stop earlier than the full one and show other lines.
+    let below = Strength::new(MAX_ELO - 1, 0).nodes();
+    let go = format!("go nodes {}", below + below / 2);
+    let search = |setup: &[&str]| {
+        let mut e = Ox88::start();
+        for line in setup.iter().chain(&["ucinewgame", &format!("position fen {MIDDLEGAME}")]) {
+            e.send(line);
+        }
+        e.send(&go);
+        strip_times(&e.search_lines(LONG))
+    };
+    let full = search(&[]);
+    let top =
+        search(&["setoption name UCI_LimitStrength value true", &format!("setoption name UCI_Elo value {MAX_ELO}")]);
+    assert_eq!(full, top);
+}
+
 /// What a search found, without what depends on the clock: its lines (`depth`, `score`, `pv`;
 /// `currmove` lines and repeats left out) and its `bestmove`.
 fn strip_times(lines: &[String]) -> Vec<String> {
@@ -174,7 +194,8 @@ fn out_of_range_elo_is_clamped_with_an_info_string() {
             }
             e.send("ucinewgame");
             e.send(&format!("position fen {MIDDLEGAME}"));
-            e.send("go depth 30");
+            // A node limit: at the top the full engine plays, which `go depth 30` would not end.
+            e.send("go nodes 300000");
             let lines = e.search_lines(LONG);
             searches.push(strip_times(&lines));
         }
@@ -187,6 +208,10 @@ fn out_of_range_elo_is_clamped_with_an_info_string() {
     assert!(note.contains("UCI_Elo"), "{note}");
     e.ready();
 }
+
+/// The highest setting measured here: above it the node budget grows toward the full engine's
+/// search, which `go depth 60` would not end.
+const TOP_LIMITED: i64 = 2300;
 
 /// Positions of the tactics suite solved by `go depth 60` (so that the node budget ends the
 /// search, not the clock) at `elo`.
@@ -217,7 +242,7 @@ fn lower_settings_solve_fewer_tactics() {
     assert!(records.len() >= 50);
     let low = solved_at(MIN_ELO, &records);
     let mid = solved_at(1500, &records);
-    let high = solved_at(MAX_ELO, &records);
-    println!("tactics solved of {}: {MIN_ELO}: {low}, 1500: {mid}, {MAX_ELO}: {high}", records.len());
+    let high = solved_at(TOP_LIMITED, &records);
+    println!("tactics solved of {}: {MIN_ELO}: {low}, 1500: {mid}, {TOP_LIMITED}: {high}", records.len());
     assert!(low + 5 <= mid && mid + 5 <= high, "{low} {mid} {high}");
 }
