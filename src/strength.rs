@@ -32,8 +32,8 @@ pub const DEFAULT_ELO: i64 = 1500;
 /// The Elo (on Stockfish's `UCI_Elo` scale) of internal level `1000 + d`, as fitted to games
 /// against Stockfish (docs/strength.md, the calibration): `ELO_AT_1000 + SLOPE d`. A parabola
 /// fits no better than this line within the games' error.
-const ELO_AT_1000: f64 = 1217.1;
-const SLOPE: f64 = 1.1799;
+const ELO_AT_1000: f64 = 1213.1;
+const SLOPE: f64 = 1.1262;
 /// From this setting the think grows from half the full engine's time to all of it at the top.
 const FULL_TIME_FROM: f64 = 2300.0;
 
