@@ -4,7 +4,7 @@
     tools/clock_use.py PGN_OR_FOLDER... [--engine NAME]
 
 Reads games whose moves carry the runner's comments with the time each move took (fastchess
-and cutechess write `{+0.25/12 0.512s}`) and whose TimeControl tag names the clock
+and cutechess write `{+0.25/12 0.512s}`, tools/soak_play.py `{ 0.512s left 9.488s ... }`) and whose TimeControl tag names the clock
 (`40/10`, `10+0.1`, `60+0.6`, `5`). The clock of each side is rebuilt move by move as the rules
 run it: `base+inc` adds the increment after each move; `moves/base` (repeating) adds the
 base again after the side's `moves`-th move of this game, which must be made within the
@@ -34,6 +34,7 @@ import sys
 from collections import defaultdict
 
 TIME = re.compile(r"\{[^}]*?(-?\d+(?:\.\d+)?)s\}")
+SOAK_TIME = re.compile(r"\{\s*(-?\d+(?:\.\d+)?)s left ")
 TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 
 
@@ -143,7 +144,7 @@ def main():
                 unreadable += 1
                 continue
             # Comments in the order of the moves: the side to move at the start first.
-            times = [float(t) for t in TIME.findall(text)]
+            times = [float(t) for t in TIME.findall(text) or SOAK_TIME.findall(text)]
             names = [tags.get("White", "?"), tags.get("Black", "?")]
             first = first_mover(tags)
             forfeit = tags.get("Termination", "") == "time forfeit"
