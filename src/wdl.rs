@@ -19,11 +19,11 @@ use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::value::Score;
 
-// Fitted by `tools/fit_wdl.rs` on the first 10,000 games of chunk `n7-s108` (the engine with
-// network `n7`, 6,000 nodes per move): 9,000 games for the fit, 1,000 held out
+// Fitted by `tools/fit_wdl.rs` on the 10,000 games of chunk `wdl-n18-s119` (the engine with
+// network `n18`, 6,000 nodes per move): 9,000 games for the fit, 1,000 held out
 // (docs/search-and-eval.md says how much better it predicts than the fit before it).
-const A: [f64; 4] = [85.140, -39.225, 77.062, -71.408];
-const B: [f64; 4] = [88.952, 32.405, -2.742, -21.258];
+const A: [f64; 4] = [87.533, -39.653, 63.322, -60.831];
+const B: [f64; 4] = [85.414, 40.133, 2.850, -35.061];
 /// The material range the model distinguishes, and its middle and half-width: the model's
 /// variable is `x = (m - M_MID) / M_HALF`.
 pub const M_MIN: i32 = 8;
